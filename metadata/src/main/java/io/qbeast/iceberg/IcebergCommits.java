@@ -1,0 +1,200 @@
+package io.qbeast.iceberg;
+
+import com.google.common.collect.ImmutableMap;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
+import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.qbeast.iceberg.QbeastTableProperties.REVISIONS;
+import static io.qbeast.iceberg.QbeastTableProperties.mergeRevisionIds;
+import static io.qbeast.iceberg.QbeastTableProperties.revisionKey;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Commits of qbeast writes: one atomic Iceberg append per statement, with the properties of the
+ * revisions the write introduced in the same table-metadata change.
+ *
+ * <p>Concurrent writers: Iceberg re-applies an append on top of the newer table metadata when
+ * its commit loses a race ({@code commit.retry.num-retries}); when those retries run out this
+ * class starts a fresh transaction on the refreshed table, up to {@link #MAX_ATTEMPTS} times.
+ * Re-applied property updates would carry a stale {@code qbeast.revisions} list, so the list is
+ * never set by an update: it is merged (committed list + this write's new ids, in order) at the
+ * moment the metadata is committed. A revision proposed by two writers has the same id and the
+ * same JSON, so both commits agree on it.
+ */
+public final class IcebergCommits
+{
+    public static final int MAX_ATTEMPTS = 8;
+
+    private IcebergCommits() {}
+
+    /** A revision introduced by a write: its id and {@code Revision.toJson}. */
+    public record NewRevision(long id, String json)
+    {
+        public NewRevision
+        {
+            requireNonNull(json, "json is null");
+        }
+    }
+
+    /**
+     * Appends {@code files} to the table (and adds {@code newRevisions}) in one snapshot.
+     *
+     * @throws CommitFailedException when every attempt lost to a concurrent commit
+     * @throws org.apache.iceberg.exceptions.CommitStateUnknownException when the outcome is
+     * unknown: the files may be committed and must not be deleted
+     */
+    public static void append(Table table, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        requireNonNull(table, "table is null");
+        TableOperations operations = ((HasTableOperations) table).operations();
+        CommitFailedException lastFailure = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (attempt > 1) {
+                sleepBeforeRetry(attempt);
+                operations.refresh();
+            }
+            Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
+            try {
+                apply(transaction, files, newRevisions, summary);
+                transaction.commitTransaction();
+                return;
+            }
+            catch (CommitFailedException e) {
+                lastFailure = e;
+            }
+        }
+        throw lastFailure;
+    }
+
+    /**
+     * Adds {@code files} and {@code newRevisions} to a create-table transaction and commits it:
+     * the table appears with its data, or not at all.
+     */
+    public static void commitCreate(Transaction createTransaction, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        if (!newRevisions.isEmpty()) {
+            UpdateProperties properties = createTransaction.updateProperties();
+            properties.set(REVISIONS, mergeRevisionIds(ImmutableMap.of(), newRevisions.stream().map(NewRevision::id).toList()));
+            newRevisions.forEach(revision -> properties.set(revisionKey(revision.id()), revision.json()));
+            properties.commit();
+        }
+        AppendFiles append = createTransaction.newFastAppend();
+        files.forEach(append::appendFile);
+        summary.forEach(append::set);
+        append.commit();
+        createTransaction.commitTransaction();
+    }
+
+    private static void apply(Transaction transaction, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        if (!newRevisions.isEmpty()) {
+            UpdateProperties properties = transaction.updateProperties();
+            newRevisions.forEach(revision -> properties.set(revisionKey(revision.id()), revision.json()));
+            properties.commit();
+        }
+        AppendFiles append = transaction.newFastAppend();
+        files.forEach(append::appendFile);
+        summary.forEach(append::set);
+        append.commit();
+    }
+
+    private static void sleepBeforeRetry(int attempt)
+    {
+        long maxMillis = Math.min(2_000, 50L << Math.min(attempt, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(maxMillis / 2, maxMillis + 1));
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommitFailedException(e, "Interrupted while retrying a commit");
+        }
+    }
+
+    /** Table operations that complete {@code qbeast.revisions} against the metadata being replaced. */
+    private record RevisionListMerging(TableOperations delegate, List<NewRevision> newRevisions)
+            implements TableOperations
+    {
+        @Override
+        public void commit(TableMetadata base, TableMetadata metadata)
+        {
+            TableMetadata toCommit = metadata;
+            if (!newRevisions.isEmpty()) {
+                Map<String, String> committed = base == null ? ImmutableMap.of() : base.properties();
+                Map<String, String> properties = new HashMap<>(metadata.properties());
+                properties.put(REVISIONS, mergeRevisionIds(committed, newRevisions.stream().map(NewRevision::id).toList()));
+                toCommit = metadata.replaceProperties(properties);
+            }
+            delegate.commit(base, toCommit);
+        }
+
+        @Override
+        public TableMetadata current()
+        {
+            return delegate.current();
+        }
+
+        @Override
+        public TableMetadata refresh()
+        {
+            return delegate.refresh();
+        }
+
+        @Override
+        public FileIO io()
+        {
+            return delegate.io();
+        }
+
+        @Override
+        public EncryptionManager encryption()
+        {
+            return delegate.encryption();
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName)
+        {
+            return delegate.metadataFileLocation(fileName);
+        }
+
+        @Override
+        public LocationProvider locationProvider()
+        {
+            return delegate.locationProvider();
+        }
+
+        @Override
+        public TableOperations temp(TableMetadata uncommittedMetadata)
+        {
+            return delegate.temp(uncommittedMetadata);
+        }
+
+        @Override
+        public long newSnapshotId()
+        {
+            return delegate.newSnapshotId();
+        }
+
+        @Override
+        public boolean requireStrictCleanup()
+        {
+            return delegate.requireStrictCleanup();
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.qbeast.iceberg;
+
+import com.google.common.collect.ImmutableMap;
+import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
+import io.qbeast.iceberg.IcebergCommits.NewRevision;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.spi.security.ConnectorIdentity;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+@TestInstance(PER_CLASS)
+class TestIcebergCommits
+{
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.optional(1, "x", Types.LongType.get()),
+            Types.NestedField.optional(2, QbeastTableProperties.WEIGHT_COLUMN, Types.IntegerType.get()),
+            Types.NestedField.optional(3, QbeastTableProperties.CUBE_COLUMN, Types.BinaryType.get()));
+
+    @TempDir
+    static Path root;
+
+    private IcebergCatalog catalog;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path warehouse = root.resolve("warehouse");
+        Files.createDirectories(warehouse);
+        LocalFileSystemFactory fileSystems = new LocalFileSystemFactory(root);
+        catalog = IcebergCatalogs.jdbc(
+                "test",
+                "jdbc:sqlite:" + warehouse.resolve(IcebergCatalogs.DEFAULT_SQLITE_FILE_NAME),
+                Optional.empty(),
+                Optional.empty(),
+                "local:///warehouse",
+                _ -> new TrinoFileIo(fileSystems.create(ConnectorIdentity.ofUser("test"))));
+        catalog.namespaces().createNamespace(Namespace.of("s"), ImmutableMap.of());
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        catalog.close();
+    }
+
+    @Test
+    void createTransactionCommitsDataAndRevisionsTogether()
+    {
+        TableIdentifier id = TableIdentifier.of("s", "created");
+        Transaction create = catalog.catalog().buildTable(id, SCHEMA)
+                .withProperties(QbeastTableProperties.newTableProperties(List.of("x"), 100))
+                .createTransaction();
+        assertThat(catalog.catalog().tableExists(id)).isFalse();
+
+        IcebergCommits.commitCreate(create, List.of(dataFile(create.table(), "a")), List.of(new NewRevision(7, "{\"r\":7}")), Map.of("trino_query_id", "q1"));
+
+        Table table = catalog.catalog().loadTable(id);
+        assertThat(table.location()).startsWith("local:///warehouse/s/created");
+        assertThat(QbeastTableProperties.revisionIds(table.properties())).containsExactly(7L);
+        assertThat(QbeastTableProperties.currentRevisionJson(table.properties())).contains("{\"r\":7}");
+        assertThat(QbeastTableProperties.indexedColumns(table.properties())).containsExactly("x");
+        assertThat(table.currentSnapshot().summary()).containsEntry("added-data-files", "1").containsEntry("trino_query_id", "q1");
+    }
+
+    @Test
+    void concurrentAppendsAllCommitAndMergeRevisionLists()
+            throws Exception
+    {
+        TableIdentifier id = TableIdentifier.of("s", "concurrent");
+        catalog.catalog().buildTable(id, SCHEMA)
+                .withProperties(QbeastTableProperties.newTableProperties(List.of("x"), 100))
+                .create();
+
+        int writers = 6;
+        ExecutorService executor = Executors.newFixedThreadPool(writers);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int writer = 0; writer < writers; writer++) {
+                int w = writer;
+                futures.add(executor.submit(() -> {
+                    Table table = catalog.catalog().loadTable(id);
+                    start.await();
+                    // writers 0 and 1 propose the same revision; every other writer its own
+                    long revision = w <= 1 ? 100 : 100 + w;
+                    IcebergCommits.append(table, List.of(dataFile(table, "w" + w)), List.of(new NewRevision(revision, "{\"r\":" + revision + "}")), Map.of());
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+
+        Table table = catalog.catalog().loadTable(id);
+        Set<String> paths = new HashSet<>();
+        table.newScan().planFiles().forEach(task -> paths.add(task.file().location()));
+        assertThat(paths).hasSize(writers);
+        List<Long> revisions = QbeastTableProperties.revisionIds(table.properties());
+        assertThat(revisions).containsExactlyInAnyOrder(100L, 102L, 103L, 104L, 105L);
+        for (long revision : revisions) {
+            assertThat(QbeastTableProperties.revisionJson(table.properties(), revision)).contains("{\"r\":" + revision + "}");
+        }
+    }
+
+    @Test
+    void secondCatalogOnTheSameSqliteFileDoesNotBlockWriters()
+            throws Exception
+    {
+        LocalFileSystemFactory fileSystems = new LocalFileSystemFactory(root);
+        // initializing a catalog on an existing file reads its schema; that must not keep a read lock
+        try (IcebergCatalog second = IcebergCatalogs.jdbc(
+                "test",
+                "jdbc:sqlite:" + root.resolve("warehouse").resolve(IcebergCatalogs.DEFAULT_SQLITE_FILE_NAME),
+                Optional.empty(),
+                Optional.empty(),
+                "local:///warehouse",
+                _ -> new TrinoFileIo(fileSystems.create(ConnectorIdentity.ofUser("test"))))) {
+            catalog.namespaces().createNamespace(Namespace.of("after_second"), ImmutableMap.of());
+            second.namespaces().createNamespace(Namespace.of("from_second"), ImmutableMap.of());
+            // (a writer blocked by a read lock fails with SQLITE_BUSY after the busy timeout)
+            assertThat(catalog.namespaces().namespaceExists(Namespace.of("from_second"))).isTrue();
+        }
+    }
+
+    @Test
+    void sqliteCatalogSupportsViewsSchema()
+    {
+        // jdbc.schema-version=V1: the catalog table has the record-type column views need
+        assertThat(catalog.catalog()).isInstanceOf(org.apache.iceberg.catalog.ViewCatalog.class);
+        org.apache.iceberg.catalog.ViewCatalog views = (org.apache.iceberg.catalog.ViewCatalog) catalog.catalog();
+        assertThat(views.listViews(Namespace.of("s"))).isEmpty();
+    }
+
+    private static DataFile dataFile(Table table, String name)
+    {
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(table.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(100)
+                .withRecordCount(1)
+                .withFormat(FileFormat.PARQUET)
+                .build();
+    }
+}

@@ -1,0 +1,781 @@
+package io.qbeast.trino;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.json.JsonCodec;
+import io.airlift.log.Logger;
+import io.airlift.slice.Slice;
+import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
+import io.qbeast.index.Revision;
+import io.qbeast.iceberg.IcebergCommits;
+import io.qbeast.iceberg.IcebergCommits.NewRevision;
+import io.qbeast.iceberg.QbeastTableProperties;
+import io.trino.filesystem.FileEntry;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorOutputMetadata;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableLayout;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.RelationColumnsMetadata;
+import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.SaveMode;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.connector.WriterScalingOptions;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ComputedStatistics;
+import io.trino.spi.statistics.Estimate;
+import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
+import io.trino.spi.type.VarbinaryType;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.types.Types;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
+import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_COMMIT_ERROR;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
+import static io.qbeast.trino.QbeastTablePropertyMetadata.CUBE_SIZE;
+import static io.qbeast.trino.QbeastTablePropertyMetadata.INDEXED_COLUMNS;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Metadata of one transaction: schemas and tables in the Iceberg catalog, the write protocol
+ * (begin/finish of CREATE TABLE AS and INSERT, committing one Iceberg append per statement) and
+ * filter pushdown.
+ */
+public class QbeastMetadata
+        implements ConnectorMetadata
+{
+    private static final Logger log = Logger.get(QbeastMetadata.class);
+    // the Iceberg table property holding the table comment (as Trino's Iceberg connector stores it)
+    private static final String TABLE_COMMENT = "comment";
+
+    private final IcebergCatalogProvider catalogProvider;
+    private final TypeManager typeManager;
+    private final TrinoFileSystem fileSystem;
+    private final JsonCodec<CommitTaskData> commitTaskCodec;
+    private final QbeastConfig config;
+
+    // tables loaded by this transaction: every statement of it sees one version of a table
+    private final Map<SchemaTableName, Table> tables = new ConcurrentHashMap<>();
+    // a write begun and not finished: what rollback() must remove
+    private volatile PendingWrite pendingWrite;
+
+    public QbeastMetadata(
+            IcebergCatalogProvider catalogProvider,
+            TypeManager typeManager,
+            TrinoFileSystem fileSystem,
+            JsonCodec<CommitTaskData> commitTaskCodec,
+            QbeastConfig config)
+    {
+        this.catalogProvider = requireNonNull(catalogProvider, "catalogProvider is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.commitTaskCodec = requireNonNull(commitTaskCodec, "commitTaskCodec is null");
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    private IcebergCatalog catalog()
+    {
+        return catalogProvider.get();
+    }
+
+    // ---- schemas ----
+
+    @Override
+    public boolean schemaExists(ConnectorSession session, String schemaName)
+    {
+        return catalog().namespaces().namespaceExists(Namespace.of(schemaName));
+    }
+
+    @Override
+    public List<String> listSchemaNames(ConnectorSession session)
+    {
+        return catalog().namespaces().listNamespaces(Namespace.empty()).stream()
+                .filter(namespace -> namespace.length() == 1)
+                .map(namespace -> namespace.level(0))
+                .filter(name -> !name.equals("information_schema"))
+                .collect(toImmutableList());
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
+    {
+        try {
+            catalog().namespaces().createNamespace(Namespace.of(schemaName), ImmutableMap.of());
+        }
+        catch (AlreadyExistsException e) {
+            throw new TrinoException(ALREADY_EXISTS, "Schema already exists: '%s'".formatted(schemaName), e);
+        }
+    }
+
+    @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        Namespace namespace = Namespace.of(schemaName);
+        if (cascade) {
+            for (SchemaTableName table : listTables(session, Optional.of(schemaName))) {
+                dropTable(table);
+            }
+        }
+        try {
+            if (!catalog().namespaces().dropNamespace(namespace)) {
+                throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(schemaName));
+            }
+        }
+        catch (NamespaceNotEmptyException e) {
+            throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s'".formatted(schemaName), e);
+        }
+    }
+
+    // ---- tables ----
+
+    @Override
+    public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
+    {
+        List<String> schemas = schemaName.map(List::of).orElseGet(() -> listSchemaNames(session));
+        ImmutableList.Builder<SchemaTableName> tableNames = ImmutableList.builder();
+        for (String schema : schemas) {
+            try {
+                for (TableIdentifier table : catalog().catalog().listTables(Namespace.of(schema))) {
+                    tableNames.add(new SchemaTableName(schema, table.name()));
+                }
+            }
+            catch (NoSuchNamespaceException _) {
+                // dropped concurrently, or never existed
+            }
+        }
+        return tableNames.build();
+    }
+
+    @Override
+    public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
+    {
+        if (startVersion.isPresent() || endVersion.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
+        }
+        Optional<Table> table = findTable(tableName);
+        if (table.isEmpty()) {
+            return null;
+        }
+        Optional<Long> snapshotId = Optional.ofNullable(table.get().currentSnapshot()).map(Snapshot::snapshotId);
+        return new QbeastTableHandle(tableName.getSchemaName(), tableName.getTableName(), snapshotId, TupleDomain.all());
+    }
+
+    @Override
+    public SchemaTableName getTableName(ConnectorSession session, ConnectorTableHandle table)
+    {
+        return ((QbeastTableHandle) table).schemaTableName();
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        SchemaTableName name = ((QbeastTableHandle) tableHandle).schemaTableName();
+        return tableMetadata(name, getIcebergTable(name));
+    }
+
+    private ConnectorTableMetadata tableMetadata(SchemaTableName name, Table table)
+    {
+        List<ColumnMetadata> columns = table.schema().columns().stream()
+                .map(field -> {
+                    QbeastColumnHandle column = columnHandle(field);
+                    return ColumnMetadata.builder()
+                            .setName(column.name())
+                            .setType(column.type())
+                            .setHidden(column.hidden())
+                            .setNullable(field.isOptional())
+                            .setComment(Optional.ofNullable(field.doc()))
+                            .build();
+                })
+                .collect(toImmutableList());
+        ImmutableMap.Builder<String, Object> properties = ImmutableMap.builder();
+        Map<String, String> icebergProperties = table.properties();
+        if (QbeastTableProperties.isQbeastTable(icebergProperties)) {
+            properties.put(INDEXED_COLUMNS, QbeastTableProperties.indexedColumns(icebergProperties));
+            QbeastTableProperties.cubeSize(icebergProperties).ifPresent(cubeSize -> properties.put(CUBE_SIZE, cubeSize));
+        }
+        return new ConnectorTableMetadata(name, columns, properties.buildOrThrow(), Optional.ofNullable(icebergProperties.get(TABLE_COMMENT)));
+    }
+
+    @Override
+    public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        Table table = getIcebergTable(((QbeastTableHandle) tableHandle).schemaTableName());
+        ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
+        for (QbeastColumnHandle column : columnHandles(table)) {
+            columns.put(column.name(), column);
+        }
+        return columns.buildOrThrow();
+    }
+
+    @Override
+    public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
+    {
+        return ((QbeastColumnHandle) columnHandle).toColumnMetadata();
+    }
+
+    @Override
+    public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
+    {
+        Map<SchemaTableName, RelationColumnsMetadata> relations = new LinkedHashMap<>();
+        for (SchemaTableName name : relationFilter.apply(new HashSet<>(listTables(session, schemaName)))) {
+            try {
+                findTable(name).ifPresent(table -> relations.put(name, RelationColumnsMetadata.forTable(name, tableMetadata(name, table).getColumns())));
+            }
+            catch (TrinoException e) {
+                // a table of another engine with types this connector cannot read: leave it out of the listing
+                log.debug(e, "Skipping columns of %s", name);
+            }
+        }
+        return relations.values().iterator();
+    }
+
+    @Override
+    public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        if (handle.snapshotId().isEmpty()) {
+            return TableStatistics.builder().setRowCount(Estimate.zero()).build();
+        }
+        Snapshot snapshot = getIcebergTable(handle.schemaTableName()).snapshot(handle.snapshotId().get());
+        String totalRecords = snapshot == null ? null : snapshot.summary().get("total-records");
+        if (totalRecords == null) {
+            return TableStatistics.empty();
+        }
+        return TableStatistics.builder().setRowCount(Estimate.of(Long.parseLong(totalRecords))).build();
+    }
+
+    @Override
+    public Optional<Type> getSupportedType(ConnectorSession session, Map<String, Object> tableProperties, Type type)
+    {
+        return TypeConverter.toSupportedType(type);
+    }
+
+    @Override
+    public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode)
+    {
+        if (saveMode == SaveMode.REPLACE) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
+        }
+        NewTable newTable = prepareNewTable(tableMetadata);
+        try {
+            catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
+                    .withLocation(newTable.location().orElse(null))
+                    .withProperties(newTable.properties())
+                    .create();
+        }
+        catch (AlreadyExistsException e) {
+            if (saveMode == SaveMode.IGNORE) {
+                return;
+            }
+            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
+        }
+        catch (NoSuchNamespaceException e) {
+            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(tableMetadata.getTable().getSchemaName()), e);
+        }
+    }
+
+    @Override
+    public Optional<ConnectorTableLayout> getNewTableLayout(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    {
+        // rows may go to any writer: each writer clusters what it receives
+        return Optional.empty();
+    }
+
+    @Override
+    public WriterScalingOptions getNewTableWriterScalingOptions(ConnectorSession session, SchemaTableName tableName, Map<String, Object> tableProperties)
+    {
+        return WriterScalingOptions.ENABLED;
+    }
+
+    @Override
+    public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
+    {
+        if (replace) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
+        }
+        checkNoRetries(retryMode);
+        NewTable newTable = prepareNewTable(tableMetadata);
+        Transaction transaction;
+        try {
+            transaction = catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
+                    .withLocation(newTable.location().orElse(null))
+                    .withProperties(newTable.properties())
+                    .createTransaction();
+        }
+        catch (AlreadyExistsException e) {
+            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
+        }
+        catch (NoSuchNamespaceException e) {
+            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(tableMetadata.getTable().getSchemaName()), e);
+        }
+        Table table = transaction.table();
+        // a new table's location is this write's alone (unless a REST server chose it): remove it all on failure
+        Optional<Location> ownedLocation = newTable.location().map(Location::of);
+        String dataLocation = dataLocation(table);
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation), ownedLocation, Optional.of(transaction)));
+
+        List<QbeastColumnHandle> inputColumns = tableMetadata.getColumns().stream()
+                .map(column -> columnHandle(table.schema().findField(column.getName())))
+                .collect(toImmutableList());
+        return new QbeastWritableTableHandle(
+                tableMetadata.getTable().getSchemaName(),
+                tableMetadata.getTable().getTableName(),
+                SchemaParser.toJson(table.schema()),
+                inputColumns,
+                dataLocation,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                QbeastTableProperties.indexedColumns(table.properties()),
+                QbeastTableProperties.cubeSize(table.properties()).orElse(config.getDefaultCubeSize()),
+                storageProperties(table.properties()));
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        QbeastWritableTableHandle handle = (QbeastWritableTableHandle) tableHandle;
+        PendingWrite write = requirePendingWrite();
+        Transaction transaction = write.createTransaction().orElseThrow();
+        List<CommitTaskData> tasks = decode(fragments);
+        try {
+            IcebergCommits.commitCreate(transaction, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session));
+        }
+        catch (AlreadyExistsException e) {
+            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + handle.schemaTableName(), e);
+        }
+        catch (CommitStateUnknownException e) {
+            pendingWrite = null;
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Creating table %s: the catalog did not confirm the commit; the table may or may not exist".formatted(handle.schemaTableName()), e);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to create table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        pendingWrite = null;
+        tables.remove(handle.schemaTableName());
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return Optional.empty();
+    }
+
+    @Override
+    public WriterScalingOptions getInsertWriterScalingOptions(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return WriterScalingOptions.ENABLED;
+    }
+
+    @Override
+    public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
+    {
+        checkNoRetries(retryMode);
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        Table table = getIcebergTable(handle.schemaTableName());
+        Map<String, String> properties = table.properties();
+        if (!QbeastTableProperties.isQbeastTable(properties)) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
+        }
+        Optional<String> revisionJson;
+        try {
+            revisionJson = QbeastTableProperties.currentRevisionJson(properties);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Invalid qbeast properties of table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        String dataLocation = dataLocation(table);
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation), Optional.empty(), Optional.empty()));
+        String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
+        return new QbeastWritableTableHandle(
+                handle.schemaName(),
+                handle.tableName(),
+                SchemaParser.toJson(table.schema()),
+                columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()),
+                dataLocation,
+                handle.snapshotId().map(_ -> metadataLocation),
+                handle.snapshotId(),
+                revisionJson,
+                QbeastTableProperties.indexedColumns(properties),
+                QbeastTableProperties.cubeSize(properties).orElse(config.getDefaultCubeSize()),
+                storageProperties(properties));
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        QbeastWritableTableHandle handle = (QbeastWritableTableHandle) insertHandle;
+        requirePendingWrite();
+        List<CommitTaskData> tasks = decode(fragments);
+        if (tasks.isEmpty()) {
+            pendingWrite = null;
+            return Optional.empty();
+        }
+        // a fresh copy of the table: the commit starts from the newest metadata
+        Table table;
+        try {
+            table = catalog().catalog().loadTable(identifier(handle.schemaTableName()));
+        }
+        catch (NoSuchTableException e) {
+            throw new TableNotFoundException(handle.schemaTableName(), e);
+        }
+        try {
+            IcebergCommits.append(table, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session));
+        }
+        catch (CommitStateUnknownException e) {
+            // the files may be referenced by a committed snapshot: keep them
+            pendingWrite = null;
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Inserting into %s: the catalog did not confirm the commit; the rows may or may not have been added".formatted(handle.schemaTableName()), e);
+        }
+        catch (CommitFailedException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit to table %s after %s attempts against concurrent writers: %s".formatted(handle.schemaTableName(), IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit to table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        pendingWrite = null;
+        tables.remove(handle.schemaTableName());
+        return Optional.empty();
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        dropTable(((QbeastTableHandle) tableHandle).schemaTableName());
+    }
+
+    private void dropTable(SchemaTableName name)
+    {
+        Table table = getIcebergTable(name);
+        String location = table.location();
+        if (!catalog().catalog().dropTable(identifier(name), true)) {
+            throw new TableNotFoundException(name);
+        }
+        tables.remove(name);
+        if (!catalog().managesLocations()) {
+            // this connector gave the table a location of its own: remove what the purge did not (orphans)
+            try {
+                fileSystem.deleteDirectory(Location.of(location));
+            }
+            catch (IOException | RuntimeException e) {
+                log.warn(e, "Dropped table %s, but failed to delete its directory %s", name, location);
+            }
+        }
+    }
+
+    // ---- pushdown ----
+
+    @Override
+    public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
+    {
+        QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        TupleDomain<QbeastColumnHandle> summary = constraint.getSummary().transformKeys(QbeastColumnHandle.class::cast);
+        TupleDomain<QbeastColumnHandle> predicate = table.predicate().intersect(summary);
+        if (predicate.equals(table.predicate())) {
+            return Optional.empty();
+        }
+        // pruning is by file and row-group statistics only: the engine still filters every row
+        return Optional.of(new ConstraintApplicationResult<>(table.withPredicate(predicate), constraint.getSummary(), constraint.getExpression(), false));
+    }
+
+    // ---- transaction ----
+
+    public void rollback()
+    {
+        PendingWrite write = pendingWrite;
+        pendingWrite = null;
+        if (write != null) {
+            write.cleanUp(fileSystem);
+        }
+    }
+
+    // ---- helpers ----
+
+    /** The Iceberg table as this transaction sees it. */
+    public Table getIcebergTable(SchemaTableName name)
+    {
+        return findTable(name).orElseThrow(() -> new TableNotFoundException(name));
+    }
+
+    private Optional<Table> findTable(SchemaTableName name)
+    {
+        Table table = tables.get(name);
+        if (table != null) {
+            return Optional.of(table);
+        }
+        try {
+            table = catalog().catalog().loadTable(identifier(name));
+        }
+        catch (NoSuchTableException | NoSuchNamespaceException _) {
+            return Optional.empty();
+        }
+        Table existing = tables.putIfAbsent(name, table);
+        return Optional.of(existing == null ? table : existing);
+    }
+
+    private List<QbeastColumnHandle> columnHandles(Table table)
+    {
+        return table.schema().columns().stream()
+                .map(this::columnHandle)
+                .collect(toImmutableList());
+    }
+
+    private QbeastColumnHandle columnHandle(Types.NestedField field)
+    {
+        boolean hidden = field.name().equals(WEIGHT_COLUMN) || field.name().equals(CUBE_COLUMN);
+        return new QbeastColumnHandle(field.name(), field.fieldId(), TypeConverter.toTrinoType(field.type(), typeManager), hidden);
+    }
+
+    private record NewTable(TableIdentifier identifier, Schema schema, Optional<String> location, Map<String, String> properties) {}
+
+    private NewTable prepareNewTable(ConnectorTableMetadata tableMetadata)
+    {
+        SchemaTableName name = tableMetadata.getTable();
+        Map<String, Object> properties = tableMetadata.getProperties();
+        List<ColumnMetadata> columns = tableMetadata.getColumns();
+        for (ColumnMetadata column : columns) {
+            if (column.getName().equals(WEIGHT_COLUMN) || column.getName().equals(CUBE_COLUMN)) {
+                throw new TrinoException(NOT_SUPPORTED, "Column name %s is reserved for the qbeast index".formatted(column.getName()));
+            }
+        }
+        List<String> indexedColumns = validateIndexedColumns(columns, QbeastTablePropertyMetadata.getIndexedColumns(properties));
+        long cubeSize = QbeastTablePropertyMetadata.getCubeSize(properties).orElse(config.getDefaultCubeSize());
+        if (cubeSize <= 0) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' must be positive, but is %s".formatted(CUBE_SIZE, cubeSize));
+        }
+        if (!schemaExists(null, name.getSchemaName())) {
+            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(name.getSchemaName()));
+        }
+
+        List<ColumnMetadata> physicalColumns = ImmutableList.<ColumnMetadata>builder()
+                .addAll(columns)
+                .add(ColumnMetadata.builder().setName(WEIGHT_COLUMN).setType(INTEGER).setHidden(true).build())
+                .add(ColumnMetadata.builder().setName(CUBE_COLUMN).setType(VarbinaryType.VARBINARY).setHidden(true).build())
+                .build();
+        Schema schema = TypeConverter.toIcebergSchema(physicalColumns);
+        TableIdentifier identifier = identifier(name);
+        Optional<String> location = catalog().managesLocations() ? Optional.empty() : Optional.of(newTableLocation(identifier));
+        Map<String, String> tableProperties = new LinkedHashMap<>(QbeastTableProperties.newTableProperties(indexedColumns, cubeSize));
+        tableMetadata.getComment().ifPresent(comment -> tableProperties.put(TABLE_COMMENT, comment));
+        return new NewTable(identifier, schema, location, tableProperties);
+    }
+
+    private static List<String> validateIndexedColumns(List<ColumnMetadata> columns, List<String> indexedColumns)
+    {
+        if (indexedColumns.isEmpty()) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' is required: the columns to index, e.g. WITH (%s = ARRAY['x', 'y'])".formatted(INDEXED_COLUMNS, INDEXED_COLUMNS));
+        }
+        Map<String, ColumnMetadata> byName = new LinkedHashMap<>();
+        columns.forEach(column -> byName.put(column.getName(), column));
+        Set<String> seen = new HashSet<>();
+        for (String name : indexedColumns) {
+            ColumnMetadata column = byName.get(name);
+            if (column == null) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' names column '%s', which the table does not have".formatted(INDEXED_COLUMNS, name));
+            }
+            if (!seen.add(name)) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' lists column '%s' more than once".formatted(INDEXED_COLUMNS, name));
+            }
+            if (!PointMapper.isIndexable(column.getType())) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Column '%s' of type %s cannot be indexed: %s accepts %s columns".formatted(
+                        name, column.getType().getDisplayName(), INDEXED_COLUMNS, PointMapper.INDEXABLE_TYPES));
+            }
+        }
+        if (indexedColumns.size() > PointMapper.MAX_DIMENSIONS) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' lists %s columns; at most %s can be indexed".formatted(INDEXED_COLUMNS, indexedColumns.size(), PointMapper.MAX_DIMENSIONS));
+        }
+        return indexedColumns;
+    }
+
+    /** {@code <schema location>/<table>-<random>}: a directory no other table ever uses. */
+    private String newTableLocation(TableIdentifier identifier)
+    {
+        Namespace namespace = identifier.namespace();
+        String schemaLocation = Optional.ofNullable(catalog().namespaces().loadNamespaceMetadata(namespace).get("location"))
+                .orElseGet(() -> stripTrailingSlash(config.getWarehouse().orElseThrow()) + "/" + namespace.level(0));
+        return stripTrailingSlash(schemaLocation) + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
+    }
+
+    private static String stripTrailingSlash(String location)
+    {
+        String result = location;
+        while (result.endsWith("/") && !result.endsWith("://")) {
+            result = result.substring(0, result.length() - 1);
+        }
+        return result;
+    }
+
+    private static String dataLocation(Table table)
+    {
+        String configured = table.properties().get(TableProperties.WRITE_DATA_LOCATION);
+        return configured != null ? stripTrailingSlash(configured) : stripTrailingSlash(table.location()) + "/data";
+    }
+
+    private static Map<String, String> storageProperties(Map<String, String> properties)
+    {
+        ImmutableMap.Builder<String, String> storage = ImmutableMap.builder();
+        properties.forEach((key, value) -> {
+            if (key.startsWith("write.")) {
+                storage.put(key, value);
+            }
+        });
+        return storage.buildOrThrow();
+    }
+
+    private static TableIdentifier identifier(SchemaTableName name)
+    {
+        return TableIdentifier.of(Namespace.of(name.getSchemaName()), name.getTableName());
+    }
+
+    private static void checkNoRetries(RetryMode retryMode)
+    {
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+    }
+
+    private void beginWrite(PendingWrite write)
+    {
+        if (pendingWrite != null) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector supports one write per transaction");
+        }
+        pendingWrite = write;
+    }
+
+    private PendingWrite requirePendingWrite()
+    {
+        if (pendingWrite == null) {
+            throw new IllegalStateException("No write in progress");
+        }
+        return pendingWrite;
+    }
+
+    private List<CommitTaskData> decode(Collection<Slice> fragments)
+    {
+        return fragments.stream()
+                .map(fragment -> commitTaskCodec.fromJson(fragment.getBytes()))
+                .collect(toImmutableList());
+    }
+
+    private static List<DataFile> dataFiles(List<CommitTaskData> tasks)
+    {
+        List<DataFile> files = new ArrayList<>(tasks.size());
+        for (CommitTaskData task : tasks) {
+            files.add(DataFiles.builder(PartitionSpec.unpartitioned())
+                    .withPath(task.file().path())
+                    .withFormat(FileFormat.PARQUET)
+                    .withFileSizeInBytes(task.file().fileSizeInBytes())
+                    .withMetrics(task.file().metrics().toIcebergMetrics())
+                    .withSplitOffsets(task.file().splitOffsets())
+                    .build());
+        }
+        return files;
+    }
+
+    /** The revisions the files introduce, each once, in the order the fragments name them. */
+    private static List<NewRevision> newRevisions(List<CommitTaskData> tasks)
+    {
+        Map<Long, NewRevision> revisions = new LinkedHashMap<>();
+        for (CommitTaskData task : tasks) {
+            task.newRevisionJson().ifPresent(json -> {
+                long id = Revision.fromJson(json).id();
+                revisions.putIfAbsent(id, new NewRevision(id, json));
+            });
+        }
+        return ImmutableList.copyOf(revisions.values());
+    }
+
+    private static Map<String, String> snapshotSummary(ConnectorSession session)
+    {
+        return ImmutableMap.of(
+                "trino_query_id", session.getQueryId(),
+                "trino_user", session.getUser());
+    }
+
+    /**
+     * A write between its begin and its commit. Every file it creates is named
+     * {@code <queryId>-<uuid>.parquet} in {@code dataLocation}, so a failed write can be removed
+     * even when some of its writers finished (their files are in no fragment the engine kept).
+     */
+    private record PendingWrite(String queryId, Location dataLocation, Optional<Location> ownedTableLocation, Optional<Transaction> createTransaction)
+    {
+        void cleanUp(TrinoFileSystem fileSystem)
+        {
+            try {
+                if (ownedTableLocation.isPresent()) {
+                    fileSystem.deleteDirectory(ownedTableLocation.get());
+                    return;
+                }
+                List<Location> files = new ArrayList<>();
+                FileIterator iterator = fileSystem.listFiles(dataLocation);
+                while (iterator.hasNext()) {
+                    FileEntry entry = iterator.next();
+                    if (entry.location().fileName().startsWith(queryId + "-")) {
+                        files.add(entry.location());
+                    }
+                }
+                fileSystem.deleteFiles(files);
+            }
+            catch (IOException | RuntimeException e) {
+                log.warn(e, "Failed to remove the files of failed query %s in %s", queryId, dataLocation);
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.qbeast.trino;
+
+import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.spi.security.ConnectorIdentity;
+import io.trino.spi.type.TypeManager;
+
+import static java.util.Objects.requireNonNull;
+
+public class QbeastMetadataFactory
+{
+    private final IcebergCatalogProvider catalogProvider;
+    private final TypeManager typeManager;
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final JsonCodec<CommitTaskData> commitTaskCodec;
+    private final QbeastConfig config;
+
+    @Inject
+    public QbeastMetadataFactory(
+            IcebergCatalogProvider catalogProvider,
+            TypeManager typeManager,
+            TrinoFileSystemFactory fileSystemFactory,
+            JsonCodec<CommitTaskData> commitTaskCodec,
+            QbeastConfig config)
+    {
+        this.catalogProvider = requireNonNull(catalogProvider, "catalogProvider is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.commitTaskCodec = requireNonNull(commitTaskCodec, "commitTaskCodec is null");
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    public QbeastMetadata create(ConnectorIdentity identity)
+    {
+        return new QbeastMetadata(catalogProvider, typeManager, fileSystemFactory.create(identity), commitTaskCodec, config);
+    }
+}

@@ -1,0 +1,103 @@
+package io.qbeast.trino;
+
+import com.google.common.base.Suppliers;
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
+import io.airlift.units.DataSize;
+import io.qbeast.iceberg.SnapshotIndex;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.parquet.writer.ParquetWriterOptions;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.connector.ConnectorPageSinkId;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static java.util.Objects.requireNonNull;
+
+public class QbeastPageSinkProvider
+        implements ConnectorPageSinkProvider
+{
+    private static final long MAX_ROW_GROUP_SIZE = 128L * 1024 * 1024;
+
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TypeManager typeManager;
+    private final QbeastConfig config;
+    private final IndexStateCache indexStateCache;
+    private final QbeastWriterStats stats;
+    private final JsonCodec<CommitTaskData> commitTaskCodec;
+    private final SecureRandom seeds = new SecureRandom();
+
+    @Inject
+    public QbeastPageSinkProvider(
+            TrinoFileSystemFactory fileSystemFactory,
+            TypeManager typeManager,
+            QbeastConfig config,
+            IndexStateCache indexStateCache,
+            QbeastWriterStats stats,
+            JsonCodec<CommitTaskData> commitTaskCodec)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
+        this.config = requireNonNull(config, "config is null");
+        this.indexStateCache = requireNonNull(indexStateCache, "indexStateCache is null");
+        this.stats = requireNonNull(stats, "stats is null");
+        this.commitTaskCodec = requireNonNull(commitTaskCodec, "commitTaskCodec is null");
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorOutputTableHandle outputTableHandle, ConnectorPageSinkId pageSinkId)
+    {
+        return createPageSink(session, (QbeastWritableTableHandle) outputTableHandle);
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorInsertTableHandle insertTableHandle, ConnectorPageSinkId pageSinkId)
+    {
+        return createPageSink(session, (QbeastWritableTableHandle) insertTableHandle);
+    }
+
+    private ConnectorPageSink createPageSink(ConnectorSession session, QbeastWritableTableHandle handle)
+    {
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        Schema schema = SchemaParser.fromJson(handle.schemaJson());
+        List<Type> types = schema.columns().stream()
+                .map(field -> TypeConverter.toTrinoType(field.type(), typeManager))
+                .collect(ImmutableList.toImmutableList());
+        Supplier<SnapshotIndex> baseIndex = Suppliers.memoize(() -> handle.metadataLocation().isEmpty()
+                ? SnapshotIndex.empty()
+                : indexStateCache.get(fileSystem, handle.metadataLocation().get(), handle.baseSnapshotId().orElseThrow()));
+        long memoryBudget = config.getWriterBufferSize().toBytes();
+        // a row group is buffered whole by the writer: keep it within the writer's half of the budget
+        long rowGroupSize = Math.max(64 * 1024, Math.min(MAX_ROW_GROUP_SIZE, memoryBudget / 4));
+        ParquetWriterOptions writerOptions = ParquetWriterOptions.builder()
+                .setMaxBlockSize(DataSize.ofBytes(rowGroupSize))
+                .build();
+        return new QbeastPageSink(
+                handle,
+                fileSystem,
+                session.getQueryId(),
+                schema,
+                types,
+                baseIndex,
+                memoryBudget,
+                config.getTargetFileSize().toBytes(),
+                writerOptions,
+                config.getCompressionCodec().parquetCodec(),
+                seeds.nextLong(),
+                commitTaskCodec,
+                stats);
+    }
+}

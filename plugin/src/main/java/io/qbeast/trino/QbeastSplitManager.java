@@ -1,0 +1,62 @@
+package io.qbeast.trino;
+
+import com.google.inject.Inject;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.FixedSplitSource;
+import jakarta.annotation.PreDestroy;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+
+import java.util.concurrent.ExecutorService;
+
+import static io.airlift.concurrent.Threads.daemonThreadsNamed;
+import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.Executors.newCachedThreadPool;
+
+/**
+ * Splits of a table scan: an Iceberg scan of the handle's snapshot, filtered by the pushed-down
+ * predicate so that Iceberg prunes files by column bounds (the index columns included), planned on
+ * a background thread so manifest reads never block the scheduler.
+ */
+public class QbeastSplitManager
+        implements ConnectorSplitManager
+{
+    private final QbeastTransactionManager transactionManager;
+    private final ExecutorService executor = newCachedThreadPool(daemonThreadsNamed("qbeast-split-planning-%s"));
+    private final ClassLoader classLoader;
+
+    @Inject
+    public QbeastSplitManager(QbeastTransactionManager transactionManager, ClassLoader classLoader)
+    {
+        this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
+        this.classLoader = requireNonNull(classLoader, "classLoader is null");
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    {
+        QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (table.snapshotId().isEmpty() || table.predicate().isNone()) {
+            return FixedSplitSource.emptySplitSource();
+        }
+        Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
+        TableScan scan = icebergTable.newScan()
+                .useSnapshot(table.snapshotId().get())
+                .filter(ExpressionConverter.toIcebergExpression(table.predicate()))
+                .planWith(executor);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor), classLoader);
+    }
+
+    @PreDestroy
+    public void shutdown()
+    {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,103 @@
+package io.qbeast.trino;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One split per row-group range of every file the scan keeps: files are split at their row-group
+ * offsets into pieces of about {@link #TARGET_SPLIT_SIZE}, so a large file is read in parallel.
+ * Batches are produced on the planning executor.
+ */
+public class QbeastSplitSource
+        implements ConnectorSplitSource
+{
+    static final long TARGET_SPLIT_SIZE = 64L * 1024 * 1024;
+
+    private final TableScan scan;
+    private final Executor executor;
+    private CloseableIterable<FileScanTask> files;
+    private CloseableIterator<FileScanTask> fileIterator;
+    private Iterator<FileScanTask> pieces = ImmutableList.<FileScanTask>of().iterator();
+    private volatile boolean finished;
+
+    public QbeastSplitSource(TableScan scan, Executor executor)
+    {
+        this.scan = requireNonNull(scan, "scan is null");
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    @Override
+    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    {
+        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize), executor);
+    }
+
+    private synchronized ConnectorSplitBatch nextBatch(int maxSize)
+    {
+        if (fileIterator == null) {
+            files = scan.planFiles();
+            fileIterator = files.iterator();
+        }
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        int count = 0;
+        while (count < maxSize) {
+            if (!pieces.hasNext()) {
+                if (!fileIterator.hasNext()) {
+                    finished = true;
+                    break;
+                }
+                pieces = fileIterator.next().split(TARGET_SPLIT_SIZE).iterator();
+                continue;
+            }
+            splits.add(toSplit(pieces.next()));
+            count++;
+        }
+        if (!finished && !pieces.hasNext() && !fileIterator.hasNext()) {
+            finished = true;
+        }
+        return new ConnectorSplitBatch(splits.build(), finished);
+    }
+
+    private static QbeastSplit toSplit(FileScanTask task)
+    {
+        long fileSize = task.file().fileSizeInBytes();
+        double weight = Math.min(1.0, Math.max((double) task.length() / TARGET_SPLIT_SIZE, 0.01));
+        return new QbeastSplit(task.file().location(), task.start(), task.length(), fileSize, task.file().recordCount(), SplitWeight.fromProportion(weight));
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        try {
+            if (fileIterator != null) {
+                fileIterator.close();
+            }
+            if (files != null) {
+                files.close();
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,344 @@
+package io.qbeast.trino.parquet;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.qbeast.trino.QbeastColumnHandle;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.memory.context.AggregatedMemoryContext;
+import io.trino.parquet.Column;
+import io.trino.parquet.Field;
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSource;
+import io.trino.parquet.ParquetDataSourceId;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.metadata.FileMetadata;
+import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.reader.MetadataReader;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.parquet.reader.RowGroupInfo;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.Range;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.predicate.ValueSet;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types.NestedField;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.io.ColumnIO;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableMap.toImmutableMap;
+import static io.qbeast.trino.QbeastColumnHandle.WEIGHT_COLUMN;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_BAD_DATA;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
+import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
+import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
+import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
+import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static java.util.Objects.requireNonNull;
+import static java.util.function.Function.identity;
+import static org.joda.time.DateTimeZone.UTC;
+
+/**
+ * Opens a page source over one split of a Parquet data file of a qbeast table.
+ *
+ * <p>Columns are resolved by Iceberg field id (by name only for files without ids), so renamed
+ * columns read and columns added after the file was written read as null. Row groups are pruned
+ * with the predicate and with the sample's weight range {@code _qbeast_weight < weightUpperBound}
+ * (files are written sorted by weight, so a sample reads a prefix of each file); the weight bound
+ * is then enforced exactly per row, the predicate is not (the engine filters).
+ */
+public final class QbeastPageSourceFactory
+{
+    /** The weight bound that samples nothing away. */
+    public static final long NO_SAMPLING = Integer.MAX_VALUE + 1L;
+
+    // how many discrete values a domain may keep before row-group pruning simplifies it to a range
+    private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
+
+    public QbeastPageSourceFactory() {}
+
+    /**
+     * Like {@link #createPageSource(TrinoInputFile, long, long, long, List, Optional, TupleDomain, long, ParquetReaderOptions)}
+     * without the table schema: nested row fields are then matched by name.
+     */
+    public ConnectorPageSource createPageSource(
+            TrinoInputFile inputFile,
+            long start,
+            long length,
+            long fileSize,
+            List<QbeastColumnHandle> columns,
+            TupleDomain<QbeastColumnHandle> predicate,
+            long weightUpperBound,
+            ParquetReaderOptions options)
+    {
+        return createPageSource(inputFile, start, length, fileSize, columns, Optional.empty(), predicate, weightUpperBound, options);
+    }
+
+    /**
+     * @param start first byte of the split; row groups that start in {@code [start, start + length)} are read
+     * @param fileSize the file size from the manifest
+     * @param columns the columns to return, in output channel order (hidden columns included if requested)
+     * @param tableSchema the table's current Iceberg schema, used to match nested fields by id
+     * @param predicate used only to skip row groups; rows are not filtered by it
+     * @param weightUpperBound exclusive bound on {@code _qbeast_weight}; {@link #NO_SAMPLING} reads all rows
+     */
+    public ConnectorPageSource createPageSource(
+            TrinoInputFile inputFile,
+            long start,
+            long length,
+            long fileSize,
+            List<QbeastColumnHandle> columns,
+            Optional<Schema> tableSchema,
+            TupleDomain<QbeastColumnHandle> predicate,
+            long weightUpperBound,
+            ParquetReaderOptions options)
+    {
+        requireNonNull(inputFile, "inputFile is null");
+        requireNonNull(columns, "columns is null");
+        requireNonNull(tableSchema, "tableSchema is null");
+        requireNonNull(predicate, "predicate is null");
+        requireNonNull(options, "options is null");
+        checkArgument(weightUpperBound <= NO_SAMPLING, "weightUpperBound above Integer.MAX_VALUE + 1: %s", weightUpperBound);
+
+        if (predicate.isNone() || weightUpperBound <= Integer.MIN_VALUE) {
+            return new EmptyPageSource();
+        }
+        boolean sampling = weightUpperBound < NO_SAMPLING;
+
+        AggregatedMemoryContext memoryContext = newSimpleAggregatedMemoryContext();
+        ParquetDataSource dataSource = null;
+        try {
+            dataSource = new QbeastParquetDataSource(inputFile, fileSize, options);
+            ParquetMetadata parquetMetadata = MetadataReader.readFooter(dataSource, Optional.empty());
+            FileMetadata fileMetadata = parquetMetadata.getFileMetaData();
+            MessageType fileSchema = fileMetadata.getSchema();
+            FileColumns fileColumns = new FileColumns(fileSchema);
+
+            Optional<QbeastColumnHandle> weightColumn = sampling ? weightColumn(columns, predicate, fileColumns) : Optional.empty();
+
+            // the requested schema: columns to read, plus predicate columns whose statistics prune row groups
+            Set<Type> requestedFields = new LinkedHashSet<>();
+            columns.forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
+            weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
+            predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
+            MessageType requestedSchema = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
+                    .filter(requestedFields::contains)
+                    .collect(ImmutableList.toImmutableList()));
+            MessageColumnIO messageColumnIO = getColumnIO(fileSchema, requestedSchema);
+
+            // reader channels: requested columns present in the file, then the weight if sampling needs it
+            List<Column> readerColumns = new ArrayList<>();
+            Map<Integer, Integer> readerChannelById = new HashMap<>();
+            int[] outputToReaderChannel = new int[columns.size()];
+            Block[] missingValues = new Block[columns.size()];
+            for (int channel = 0; channel < columns.size(); channel++) {
+                QbeastColumnHandle column = columns.get(channel);
+                missingValues[channel] = column.type().createNullBlock();
+                outputToReaderChannel[channel] = readerChannel(column, fileColumns, messageColumnIO, tableSchema, readerColumns, readerChannelById);
+            }
+            int weightChannel = weightColumn
+                    .map(weight -> readerChannel(weight, fileColumns, messageColumnIO, Optional.empty(), readerColumns, readerChannelById))
+                    .orElse(-1);
+
+            Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
+            TupleDomain<ColumnDescriptor> parquetDomain = options.isIgnoreStatistics()
+                    ? TupleDomain.all()
+                    : parquetDomain(descriptorsByPath, predicate, weightColumn, weightUpperBound);
+            TupleDomainParquetPredicate parquetPredicate = buildPredicate(requestedSchema, parquetDomain, descriptorsByPath, UTC);
+            List<RowGroupInfo> rowGroups = getFilteredRowGroups(
+                    start,
+                    length,
+                    dataSource,
+                    parquetMetadata,
+                    ImmutableList.of(parquetDomain),
+                    ImmutableList.of(parquetPredicate),
+                    descriptorsByPath,
+                    UTC,
+                    DOMAIN_COMPACTION_THRESHOLD,
+                    options);
+
+            // sampling needs row numbers for the rows that have no stored weight
+            int rowNumberChannel = readerColumns.size();
+            ParquetDataSourceId dataSourceId = dataSource.getId();
+            ParquetReader reader = new ParquetReader(
+                    Optional.ofNullable(fileMetadata.getCreatedBy()),
+                    ImmutableList.copyOf(readerColumns),
+                    sampling,
+                    rowGroups,
+                    dataSource,
+                    UTC,
+                    memoryContext,
+                    options,
+                    exception -> QbeastParquetPageSource.handleException(dataSourceId, exception),
+                    // column-index (page) filtering would shift row numbers; only used when not sampling
+                    sampling ? Optional.empty() : Optional.of(parquetPredicate),
+                    Optional.empty());
+
+            Optional<QbeastParquetPageSource.WeightFilter> weightFilter = sampling
+                    ? Optional.of(new QbeastParquetPageSource.WeightFilter(weightChannel, rowNumberChannel, weightUpperBound, fileSeed(inputFile)))
+                    : Optional.empty();
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter);
+        }
+        catch (IOException | RuntimeException e) {
+            closeQuietly(dataSource, e);
+            if (e instanceof TrinoException trinoException) {
+                throw trinoException;
+            }
+            if (e instanceof ParquetCorruptionException) {
+                throw new TrinoException(QBEAST_BAD_DATA, "Corrupt Parquet file %s: %s".formatted(inputFile.location(), e.getMessage()), e);
+            }
+            throw new TrinoException(QBEAST_FILESYSTEM_ERROR, "Error opening Parquet file %s (offset=%s, length=%s): %s".formatted(inputFile.location(), start, length, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * @return the reader channel of the column, adding it to the reader's columns on first use;
+     * -1 when the file does not have it (or none of its nested fields)
+     */
+    private static int readerChannel(
+            QbeastColumnHandle column,
+            FileColumns fileColumns,
+            MessageColumnIO messageColumnIO,
+            Optional<Schema> tableSchema,
+            List<Column> readerColumns,
+            Map<Integer, Integer> readerChannelById)
+    {
+        Integer existing = readerChannelById.get(column.fieldId());
+        if (existing != null) {
+            return existing;
+        }
+        Optional<Type> parquetField = fileColumns.find(column);
+        if (parquetField.isEmpty()) {
+            return -1;
+        }
+        Optional<org.apache.iceberg.types.Type> icebergType = tableSchema
+                .map(schema -> schema.findField(column.fieldId()))
+                .map(NestedField::type);
+        ColumnIO columnIO = messageColumnIO.getChild(parquetField.get().getName());
+        Optional<Field> field = ParquetColumnFields.constructField(column.type(), icebergType, columnIO);
+        if (field.isEmpty()) {
+            return -1;
+        }
+        readerColumns.add(new Column(parquetField.get().getName(), field.get()));
+        readerChannelById.put(column.fieldId(), readerColumns.size() - 1);
+        return readerColumns.size() - 1;
+    }
+
+    // the weight column read for sampling: the caller's handle if it has one, else the file's field of that name
+    private static Optional<QbeastColumnHandle> weightColumn(List<QbeastColumnHandle> columns, TupleDomain<QbeastColumnHandle> predicate, FileColumns fileColumns)
+    {
+        Optional<QbeastColumnHandle> handle = columns.stream()
+                .filter(column -> column.name().equals(WEIGHT_COLUMN))
+                .findFirst()
+                .or(() -> predicate.getDomains().orElseThrow().keySet().stream()
+                        .filter(column -> column.name().equals(WEIGHT_COLUMN))
+                        .findFirst())
+                .or(() -> fileColumns.findByName(WEIGHT_COLUMN)
+                        .map(field -> new QbeastColumnHandle(WEIGHT_COLUMN, field.getId() == null ? -1 : field.getId().intValue(), INTEGER, true)));
+        return handle.filter(weight -> fileColumns.find(weight).isPresent());
+    }
+
+    private static TupleDomain<ColumnDescriptor> parquetDomain(
+            Map<List<String>, ColumnDescriptor> descriptorsByPath,
+            TupleDomain<QbeastColumnHandle> predicate,
+            Optional<QbeastColumnHandle> weightColumn,
+            long weightUpperBound)
+    {
+        Map<Integer, ColumnDescriptor> descriptorsById = descriptorsByPath.values().stream()
+                .filter(descriptor -> descriptor.getPrimitiveType().getId() != null)
+                .collect(toImmutableMap(descriptor -> descriptor.getPrimitiveType().getId().intValue(), identity()));
+        Map<ColumnDescriptor, Domain> domains = new HashMap<>();
+        predicate.getDomains().orElseThrow().forEach((column, domain) -> {
+            // Parquet keeps statistics for primitive columns only
+            if (isPrimitive(column.type()) && descriptorsById.containsKey(column.fieldId())) {
+                domains.put(descriptorsById.get(column.fieldId()), domain);
+            }
+        });
+        if (weightColumn.isPresent() && descriptorsById.containsKey(weightColumn.get().fieldId())) {
+            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), false);
+            domains.merge(descriptorsById.get(weightColumn.get().fieldId()), below, Domain::intersect);
+        }
+        return TupleDomain.withColumnDomains(ImmutableMap.copyOf(domains));
+    }
+
+    private static boolean isPrimitive(io.trino.spi.type.Type type)
+    {
+        return !(type instanceof RowType || type instanceof ArrayType || type instanceof MapType);
+    }
+
+    // different files get different derived weights for the same row positions
+    private static long fileSeed(TrinoInputFile inputFile)
+    {
+        return inputFile.location().toString().hashCode() * 0x9E3779B97F4A7C15L;
+    }
+
+    private static void closeQuietly(ParquetDataSource dataSource, Exception failure)
+    {
+        if (dataSource == null) {
+            return;
+        }
+        try {
+            dataSource.close();
+        }
+        catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * The top-level fields of a file, by Iceberg field id; by lower-case name for files written
+     * without ids (then ids cannot be trusted, and names are all there is).
+     */
+    private static final class FileColumns
+    {
+        private final boolean hasIds;
+        private final Map<Integer, Type> byId;
+        private final Map<String, Type> byName;
+
+        FileColumns(MessageType fileSchema)
+        {
+            this.hasIds = fileSchema.getFields().stream().anyMatch(field -> field.getId() != null);
+            this.byId = fileSchema.getFields().stream()
+                    .filter(field -> field.getId() != null)
+                    .collect(toImmutableMap(field -> field.getId().intValue(), identity(), (first, _) -> first));
+            this.byName = fileSchema.getFields().stream()
+                    .collect(toImmutableMap(field -> field.getName().toLowerCase(Locale.ENGLISH), identity(), (first, _) -> first));
+        }
+
+        Optional<Type> find(QbeastColumnHandle column)
+        {
+            if (hasIds) {
+                return Optional.ofNullable(byId.get(column.fieldId()));
+            }
+            return findByName(column.name());
+        }
+
+        Optional<Type> findByName(String name)
+        {
+            return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ENGLISH)));
+        }
+    }
+}

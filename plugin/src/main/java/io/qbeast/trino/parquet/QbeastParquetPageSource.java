@@ -1,0 +1,318 @@
+package io.qbeast.trino.parquet;
+
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSourceId;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.ObjLongConsumer;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static io.airlift.slice.SizeOf.instanceSize;
+import static io.airlift.slice.SizeOf.sizeOf;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_BAD_DATA;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_CURSOR_ERROR;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Pages of one Parquet split: the requested columns (nulls for columns the file lacks), with the
+ * sample's weight bound enforced row by row. Rows whose {@code _qbeast_weight} is at or above the
+ * bound are dropped before any other column is decoded ({@link SourcePage#selectPositions}), so a
+ * sample decodes only the rows it returns. Rows with no stored weight (files written by other
+ * engines, or null weights) get a pseudo-random weight derived from the file and row position.
+ * The table predicate is not enforced here: row-group pruning only, the engine filters rows.
+ */
+public final class QbeastParquetPageSource
+        implements ConnectorPageSource
+{
+    private static final long INSTANCE_SIZE = instanceSize(QbeastParquetPageSource.class);
+
+    private final ParquetReader reader;
+    // for each output channel, its reader channel, or -1 for a column missing in the file
+    private final int[] outputToReaderChannel;
+    private final Block[] missingColumnValues;
+    private final Optional<WeightFilter> weightFilter;
+
+    private long completedPositions;
+    private boolean closed;
+
+    /**
+     * @param weightFilter where the weight and row-number channels are, when sampling
+     */
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter)
+    {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.outputToReaderChannel = outputToReaderChannel.clone();
+        this.missingColumnValues = missingColumnValues.clone();
+        checkArgument(outputToReaderChannel.length == missingColumnValues.length, "channel mapping and missing values differ in length");
+        this.weightFilter = requireNonNull(weightFilter, "weightFilter is null");
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        while (!closed) {
+            SourcePage page;
+            try {
+                page = reader.nextPage();
+            }
+            catch (IOException | RuntimeException e) {
+                closeWithSuppression(e);
+                throw handleException(reader.getDataSource().getId(), e);
+            }
+            if (page == null) {
+                close();
+                return null;
+            }
+            completedPositions += page.getPositionCount();
+
+            if (weightFilter.isPresent()) {
+                try {
+                    if (!weightFilter.get().apply(page)) {
+                        // no row of this batch is in the sample; nothing else was decoded
+                        continue;
+                    }
+                }
+                catch (RuntimeException e) {
+                    closeWithSuppression(e);
+                    throw handleException(reader.getDataSource().getId(), e);
+                }
+            }
+            return new ProjectedSourcePage(page, outputToReaderChannel, missingColumnValues, reader.getDataSource().getId());
+        }
+        return null;
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return reader.getDataSource().getReadBytes();
+    }
+
+    /**
+     * Rows read from the file, before the weight bound is applied.
+     */
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return OptionalLong.of(completedPositions);
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return reader.getDataSource().getReadTimeNanos();
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return closed;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return INSTANCE_SIZE + reader.getMemoryContext().getBytes();
+    }
+
+    @Override
+    public Metrics getMetrics()
+    {
+        return reader.getMetrics();
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            reader.close();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void closeWithSuppression(Throwable throwable)
+    {
+        try {
+            close();
+        }
+        catch (RuntimeException e) {
+            if (e != throwable) {
+                throwable.addSuppressed(e);
+            }
+        }
+    }
+
+    static TrinoException handleException(ParquetDataSourceId dataSourceId, Exception exception)
+    {
+        if (exception instanceof TrinoException trinoException) {
+            return trinoException;
+        }
+        if (exception instanceof ParquetCorruptionException) {
+            return new TrinoException(QBEAST_BAD_DATA, "Corrupt Parquet file %s: %s".formatted(dataSourceId, exception.getMessage()), exception);
+        }
+        return new TrinoException(QBEAST_CURSOR_ERROR, "Failed to read Parquet file %s: %s".formatted(dataSourceId, exception.getMessage()), exception);
+    }
+
+    /**
+     * Keeps the rows of a batch whose weight is below the bound.
+     *
+     * @param weightChannel reader channel of the stored weights, or -1 when the file has none
+     * @param rowNumberChannel reader channel of the file row numbers
+     * @param fileSeed mixed into derived weights so different files sample different row positions
+     */
+    record WeightFilter(int weightChannel, int rowNumberChannel, long weightUpperBound, long fileSeed)
+    {
+        /**
+         * @return false when no row remains
+         */
+        boolean apply(SourcePage page)
+        {
+            int positionCount = page.getPositionCount();
+            Block weights = weightChannel >= 0 ? page.getBlock(weightChannel) : null;
+            Block rowNumbers = null;
+            int[] selected = new int[positionCount];
+            int count = 0;
+            for (int position = 0; position < positionCount; position++) {
+                long weight;
+                if (weights != null && !weights.isNull(position)) {
+                    weight = INTEGER.getInt(weights, position);
+                }
+                else {
+                    if (rowNumbers == null) {
+                        rowNumbers = page.getBlock(rowNumberChannel);
+                    }
+                    weight = derivedWeight(fileSeed, BIGINT.getLong(rowNumbers, position));
+                }
+                if (weight < weightUpperBound) {
+                    selected[count++] = position;
+                }
+            }
+            if (count == 0) {
+                return false;
+            }
+            if (count < positionCount) {
+                page.selectPositions(selected, 0, count);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * A uniform pseudo-random 32-bit weight for a row that has none, stable across reads of the
+     * same file (the SplitMix64 finalizer over seed and position).
+     */
+    static int derivedWeight(long fileSeed, long rowNumber)
+    {
+        long z = fileSeed + (rowNumber + 1) * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z = z ^ (z >>> 31);
+        return (int) (z >>> 32);
+    }
+
+    /**
+     * The reader's page seen through the requested column order: missing columns are constant
+     * nulls, extra reader channels (weight, row number) are hidden. Blocks still decode lazily,
+     * when the engine asks for them, so decoding errors are translated here too.
+     */
+    private static final class ProjectedSourcePage
+            implements SourcePage
+    {
+        private static final long INSTANCE_SIZE = instanceSize(ProjectedSourcePage.class);
+
+        private final SourcePage delegate;
+        private final int[] channels;
+        private final Block[] missingColumnValues;
+        private final ParquetDataSourceId dataSourceId;
+
+        ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, ParquetDataSourceId dataSourceId)
+        {
+            this.delegate = delegate;
+            this.channels = channels;
+            this.missingColumnValues = missingColumnValues;
+            this.dataSourceId = dataSourceId;
+        }
+
+        @Override
+        public int getPositionCount()
+        {
+            return delegate.getPositionCount();
+        }
+
+        @Override
+        public long getSizeInBytes()
+        {
+            return delegate.getSizeInBytes();
+        }
+
+        @Override
+        public long getRetainedSizeInBytes()
+        {
+            return INSTANCE_SIZE + sizeOf(channels) + delegate.getRetainedSizeInBytes();
+        }
+
+        @Override
+        public void retainedBytesForEachPart(ObjLongConsumer<Object> consumer)
+        {
+            consumer.accept(this, INSTANCE_SIZE);
+            consumer.accept(channels, sizeOf(channels));
+            delegate.retainedBytesForEachPart(consumer);
+        }
+
+        @Override
+        public int getChannelCount()
+        {
+            return channels.length;
+        }
+
+        @Override
+        public Block getBlock(int channel)
+        {
+            int readerChannel = channels[channel];
+            if (readerChannel < 0) {
+                return RunLengthEncodedBlock.create(missingColumnValues[channel], delegate.getPositionCount());
+            }
+            try {
+                return delegate.getBlock(readerChannel);
+            }
+            catch (RuntimeException e) {
+                throw handleException(dataSourceId, e);
+            }
+        }
+
+        @Override
+        public Page getPage()
+        {
+            Block[] blocks = new Block[channels.length];
+            for (int channel = 0; channel < channels.length; channel++) {
+                blocks[channel] = getBlock(channel);
+            }
+            return new Page(delegate.getPositionCount(), blocks);
+        }
+
+        @Override
+        public void selectPositions(int[] positions, int offset, int size)
+        {
+            delegate.selectPositions(positions, offset, size);
+        }
+    }
+}
