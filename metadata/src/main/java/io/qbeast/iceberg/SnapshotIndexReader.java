@@ -80,7 +80,7 @@ public final class SnapshotIndexReader
     }
 
     /** The block facts of an indexed file; null when the file lacks bounds of an index column. */
-    static FileFacts facts(DataFile file, int cubeFieldId, int weightFieldId)
+    public static FileFacts facts(DataFile file, int cubeFieldId, int weightFieldId)
     {
         byte[] minCube = bound(file.lowerBounds(), cubeFieldId);
         byte[] maxCube = bound(file.upperBounds(), cubeFieldId);

@@ -15,6 +15,7 @@ import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.spi.TrinoException;
+import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
@@ -30,8 +31,12 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.SampleApplicationResult;
+import io.trino.spi.connector.SampleType;
 import io.trino.spi.connector.SaveMode;
+import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.connector.WriterScalingOptions;
 import io.trino.spi.predicate.TupleDomain;
@@ -103,6 +108,10 @@ public class QbeastMetadata
     private static final Logger log = Logger.get(QbeastMetadata.class);
     // the Iceberg table property holding the table comment (as Trino's Iceberg connector stores it)
     private static final String TABLE_COMMENT = "comment";
+    // names become directory names in the warehouse (<schema>/ and <table>-<32 hex digits>/): keep them within
+    // the 255-byte file name limit of common file systems
+    private static final int MAX_SCHEMA_NAME_LENGTH = 255;
+    private static final int MAX_TABLE_NAME_LENGTH = 255 - 33;
 
     private final IcebergCatalogProvider catalogProvider;
     private final TypeManager typeManager;
@@ -139,6 +148,9 @@ public class QbeastMetadata
     @Override
     public boolean schemaExists(ConnectorSession session, String schemaName)
     {
+        if (schemaName.length() > MAX_SCHEMA_NAME_LENGTH) {
+            return false;
+        }
         return catalog().namespaces().namespaceExists(Namespace.of(schemaName));
     }
 
@@ -155,6 +167,9 @@ public class QbeastMetadata
     @Override
     public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
     {
+        if (schemaName.length() > MAX_SCHEMA_NAME_LENGTH) {
+            throw new TrinoException(NOT_SUPPORTED, "Schema name must be shorter than or equal to '%s' characters but got '%s'".formatted(MAX_SCHEMA_NAME_LENGTH, schemaName.length()));
+        }
         try {
             catalog().namespaces().createNamespace(Namespace.of(schemaName), ImmutableMap.of());
         }
@@ -216,6 +231,22 @@ public class QbeastMetadata
         return new QbeastTableHandle(tableName.getSchemaName(), tableName.getTableName(), snapshotId, TupleDomain.all());
     }
 
+    /** {@code "t$files"} and {@code "t$revisions"}: see {@link QbeastSystemTables}. */
+    @Override
+    public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        String name = tableName.getTableName();
+        int marker = name.lastIndexOf('$');
+        if (marker <= 0) {
+            return Optional.empty();
+        }
+        Optional<Table> table = findTable(new SchemaTableName(tableName.getSchemaName(), name.substring(0, marker)));
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        return QbeastSystemTables.create(table.get(), tableName, name.substring(marker + 1));
+    }
+
     @Override
     public SchemaTableName getTableName(ConnectorSession session, ConnectorTableHandle table)
     {
@@ -266,7 +297,13 @@ public class QbeastMetadata
     @Override
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
-        return ((QbeastColumnHandle) columnHandle).toColumnMetadata();
+        // from the table metadata, which carries nullability and comments that the handle does not
+        QbeastColumnHandle column = (QbeastColumnHandle) columnHandle;
+        SchemaTableName name = ((QbeastTableHandle) tableHandle).schemaTableName();
+        return tableMetadata(name, getIcebergTable(name)).getColumns().stream()
+                .filter(metadata -> metadata.getName().equals(column.name()))
+                .findFirst()
+                .orElseGet(column::toColumnMetadata);
     }
 
     @Override
@@ -292,7 +329,14 @@ public class QbeastMetadata
         if (handle.snapshotId().isEmpty()) {
             return TableStatistics.builder().setRowCount(Estimate.zero()).build();
         }
-        Snapshot snapshot = getIcebergTable(handle.schemaTableName()).snapshot(handle.snapshotId().get());
+        Table table = getIcebergTable(handle.schemaTableName());
+        try {
+            return QbeastTableStatistics.get(table, handle.snapshotId().get(), columnHandles(table));
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Cannot compute statistics of %s from its manifests", handle.schemaTableName());
+        }
+        Snapshot snapshot = table.snapshot(handle.snapshotId().get());
         String totalRecords = snapshot == null ? null : snapshot.summary().get("total-records");
         if (totalRecords == null) {
             return TableStatistics.empty();
@@ -326,7 +370,7 @@ public class QbeastMetadata
             throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
         }
         catch (NoSuchNamespaceException e) {
-            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(tableMetadata.getTable().getSchemaName()), e);
+            throw new SchemaNotFoundException(tableMetadata.getTable().getSchemaName(), e);
         }
     }
 
@@ -362,7 +406,7 @@ public class QbeastMetadata
             throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
         }
         catch (NoSuchNamespaceException e) {
-            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(tableMetadata.getTable().getSchemaName()), e);
+            throw new SchemaNotFoundException(tableMetadata.getTable().getSchemaName(), e);
         }
         Table table = transaction.table();
         // a new table's location is this write's alone (unless a REST server chose it): remove it all on failure
@@ -531,8 +575,28 @@ public class QbeastMetadata
         if (predicate.equals(table.predicate())) {
             return Optional.empty();
         }
-        // pruning is by file and row-group statistics only: the engine still filters every row
-        return Optional.of(new ConstraintApplicationResult<>(table.withPredicate(predicate), constraint.getSummary(), constraint.getExpression(), false));
+        // files and row groups are pruned with the whole predicate; the page source filters rows by
+        // the domains of non-nested columns (enforced, so the engine drops them: a Filter left between
+        // a TABLESAMPLE and the scan would keep the sample from being pushed down); the rest stays
+        TupleDomain<ColumnHandle> remaining = constraint.getSummary()
+                .filter((column, _) -> !QbeastPageSourceFactory.isEnforceable(((QbeastColumnHandle) column).type()));
+        return Optional.of(new ConstraintApplicationResult<>(table.withPredicate(predicate), remaining, constraint.getExpression(), false));
+    }
+
+    /**
+     * {@code TABLESAMPLE SYSTEM (p)}: the scan reads exactly the rows with
+     * {@code _qbeast_weight < Weight.upperBound(p / 100)} (a deterministic sample of the snapshot).
+     * A second sample on the same scan is refused (the engine then samples splits on top), so a
+     * handle's rows are always exactly one weight prefix.
+     */
+    @Override
+    public Optional<SampleApplicationResult<ConnectorTableHandle>> applySample(ConnectorSession session, ConnectorTableHandle tableHandle, SampleType sampleType, double sampleRatio)
+    {
+        QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (sampleType != SampleType.SYSTEM || table.isSampled() || !(sampleRatio >= 0 && sampleRatio < 1)) {
+            return Optional.empty();
+        }
+        return Optional.of(new SampleApplicationResult<>(table.withSampleFraction(sampleRatio), true));
     }
 
     // ---- transaction ----
@@ -588,6 +652,12 @@ public class QbeastMetadata
     private NewTable prepareNewTable(ConnectorTableMetadata tableMetadata)
     {
         SchemaTableName name = tableMetadata.getTable();
+        if (!schemaExists(null, name.getSchemaName())) {
+            throw new SchemaNotFoundException(name.getSchemaName());
+        }
+        if (!catalog().managesLocations() && name.getTableName().length() > MAX_TABLE_NAME_LENGTH) {
+            throw new TrinoException(NOT_SUPPORTED, "Table name must be shorter than or equal to '%s' characters but got '%s'".formatted(MAX_TABLE_NAME_LENGTH, name.getTableName().length()));
+        }
         Map<String, Object> properties = tableMetadata.getProperties();
         List<ColumnMetadata> columns = tableMetadata.getColumns();
         for (ColumnMetadata column : columns) {
@@ -599,9 +669,6 @@ public class QbeastMetadata
         long cubeSize = QbeastTablePropertyMetadata.getCubeSize(properties).orElse(config.getDefaultCubeSize());
         if (cubeSize <= 0) {
             throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' must be positive, but is %s".formatted(CUBE_SIZE, cubeSize));
-        }
-        if (!schemaExists(null, name.getSchemaName())) {
-            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema not found: '%s'".formatted(name.getSchemaName()));
         }
 
         List<ColumnMetadata> physicalColumns = ImmutableList.<ColumnMetadata>builder()

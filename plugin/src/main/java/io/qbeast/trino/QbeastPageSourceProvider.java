@@ -17,6 +17,7 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
+import java.util.Optional;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.util.Objects.requireNonNull;
@@ -60,8 +61,16 @@ public class QbeastPageSourceProvider
                 qbeastSplit.length(),
                 qbeastSplit.fileSize(),
                 columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()),
+                Optional.empty(),
                 predicate,
-                QbeastPageSourceFactory.NO_SAMPLING,
+                enforcedPredicate(tableHandle.predicate()),
+                tableHandle.weightUpperBound(),
                 readerOptions);
+    }
+
+    /** The part of a handle's predicate that the page source enforces row by row (what {@code applyFilter} does not return as remaining). */
+    static TupleDomain<QbeastColumnHandle> enforcedPredicate(TupleDomain<QbeastColumnHandle> predicate)
+    {
+        return predicate.filter((column, _) -> QbeastPageSourceFactory.isEnforceable(column.type()));
     }
 }

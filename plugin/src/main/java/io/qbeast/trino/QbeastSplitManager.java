@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import com.google.inject.Inject;
+import io.qbeast.index.Weight;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -14,6 +15,7 @@ import jakarta.annotation.PreDestroy;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
@@ -23,7 +25,9 @@ import static java.util.concurrent.Executors.newCachedThreadPool;
 /**
  * Splits of a table scan: an Iceberg scan of the handle's snapshot, filtered by the pushed-down
  * predicate so that Iceberg prunes files by column bounds (the index columns included), planned on
- * a background thread so manifest reads never block the scheduler.
+ * a background thread so manifest reads never block the scheduler. On top, {@link QbeastFilePruner}
+ * drops files whose cube region misses the predicate (narrowed by the dynamic filter as it arrives)
+ * or whose lightest row is not in the sample.
  */
 public class QbeastSplitManager
         implements ConnectorSplitManager
@@ -43,15 +47,18 @@ public class QbeastSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
-        if (table.snapshotId().isEmpty() || table.predicate().isNone()) {
+        if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
         }
         Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
         TableScan scan = icebergTable.newScan()
                 .useSnapshot(table.snapshotId().get())
                 .filter(ExpressionConverter.toIcebergExpression(table.predicate()))
+                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads
+                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
                 .planWith(executor);
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor), classLoader);
+        QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), icebergTable.properties(), table.predicate(), table.weightUpperBound());
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter), classLoader);
     }
 
     @PreDestroy

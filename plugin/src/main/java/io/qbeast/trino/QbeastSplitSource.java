@@ -4,6 +4,8 @@ import com.google.common.collect.ImmutableList;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.predicate.TupleDomain;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
@@ -29,6 +31,11 @@ public class QbeastSplitSource
 
     private final TableScan scan;
     private final Executor executor;
+    private final QbeastFilePruner pruner;
+    private final TupleDomain<QbeastColumnHandle> predicate;
+    private final DynamicFilter dynamicFilter;
+    private long keptFiles;
+    private long prunedFiles;
     private CloseableIterable<FileScanTask> files;
     private CloseableIterator<FileScanTask> fileIterator;
     private Iterator<FileScanTask> pieces = ImmutableList.<FileScanTask>of().iterator();
@@ -36,8 +43,20 @@ public class QbeastSplitSource
 
     public QbeastSplitSource(TableScan scan, Executor executor)
     {
+        this(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY);
+    }
+
+    /**
+     * @param pruner drops files by cube region and weight ({@code null}: no index pruning)
+     * @param predicate the handle's predicate; narrowed by the dynamic filter's current predicate at every batch
+     */
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter)
+    {
         this.scan = requireNonNull(scan, "scan is null");
         this.executor = requireNonNull(executor, "executor is null");
+        this.pruner = pruner;
+        this.predicate = requireNonNull(predicate, "predicate is null");
+        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
     }
 
     @Override
@@ -52,6 +71,10 @@ public class QbeastSplitSource
             files = scan.planFiles();
             fileIterator = files.iterator();
         }
+        if (pruner != null) {
+            // the dynamic filter only ever narrows: its current predicate is always safe to prune with
+            pruner.setPredicate(predicate.intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast)));
+        }
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         int count = 0;
         while (count < maxSize) {
@@ -60,7 +83,13 @@ public class QbeastSplitSource
                     finished = true;
                     break;
                 }
-                pieces = fileIterator.next().split(TARGET_SPLIT_SIZE).iterator();
+                FileScanTask task = fileIterator.next();
+                if (pruner != null && !pruner.mayContain(task.file())) {
+                    prunedFiles++;
+                    continue;
+                }
+                keptFiles++;
+                pieces = task.split(TARGET_SPLIT_SIZE).iterator();
                 continue;
             }
             splits.add(toSplit(pieces.next()));

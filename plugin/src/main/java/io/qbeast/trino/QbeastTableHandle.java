@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.qbeast.index.Weight;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
@@ -17,7 +18,8 @@ public record QbeastTableHandle(
         String schemaName,
         String tableName,
         Optional<Long> snapshotId,
-        TupleDomain<QbeastColumnHandle> predicate)
+        TupleDomain<QbeastColumnHandle> predicate,
+        double sampleFraction)
         implements ConnectorTableHandle
 {
     public QbeastTableHandle
@@ -26,6 +28,31 @@ public record QbeastTableHandle(
         requireNonNull(tableName, "tableName is null");
         requireNonNull(snapshotId, "snapshotId is null");
         requireNonNull(predicate, "predicate is null");
+        if (!(sampleFraction >= 0 && sampleFraction <= 1)) {
+            throw new IllegalArgumentException("sampleFraction not in [0, 1]: " + sampleFraction);
+        }
+    }
+
+    public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate)
+    {
+        this(schemaName, tableName, snapshotId, predicate, 1.0);
+    }
+
+    /** Whether {@code TABLESAMPLE SYSTEM} was pushed down: only rows with {@code _qbeast_weight < weightUpperBound()} are read. */
+    public boolean isSampled()
+    {
+        return sampleFraction < 1.0;
+    }
+
+    /** Exclusive bound on {@code _qbeast_weight} of the rows this handle reads ({@link Weight#ALL} when not sampled). */
+    public long weightUpperBound()
+    {
+        return isSampled() ? Weight.upperBound(sampleFraction) : Weight.ALL;
+    }
+
+    public QbeastTableHandle withSampleFraction(double sampleFraction)
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
     }
 
     public SchemaTableName schemaTableName()
@@ -35,13 +62,14 @@ public record QbeastTableHandle(
 
     public QbeastTableHandle withPredicate(TupleDomain<QbeastColumnHandle> predicate)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate);
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
     }
 
     @Override
     public String toString()
     {
         return schemaName + "." + tableName + snapshotId.map(id -> "@" + id).orElse("") +
-                (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(java.util.List.of()));
+                (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(java.util.List.of())) +
+                (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "");
     }
 }

@@ -116,6 +116,31 @@ public final class QbeastPageSourceFactory
             long weightUpperBound,
             ParquetReaderOptions options)
     {
+        return createPageSource(inputFile, start, length, fileSize, columns, tableSchema, predicate, TupleDomain.all(), weightUpperBound, options);
+    }
+
+    /**
+     * Like the above, and also filters rows: only rows whose values are in {@code enforced}'s
+     * domains are returned (its columns need not be among {@code columns}; each must be
+     * {@link #isEnforceable enforceable}).
+     */
+    public ConnectorPageSource createPageSource(
+            TrinoInputFile inputFile,
+            long start,
+            long length,
+            long fileSize,
+            List<QbeastColumnHandle> columns,
+            Optional<Schema> tableSchema,
+            TupleDomain<QbeastColumnHandle> predicate,
+            TupleDomain<QbeastColumnHandle> enforced,
+            long weightUpperBound,
+            ParquetReaderOptions options)
+    {
+        requireNonNull(enforced, "enforced is null");
+        if (enforced.isNone()) {
+            return new EmptyPageSource();
+        }
+        predicate = predicate.intersect(enforced);
         requireNonNull(inputFile, "inputFile is null");
         requireNonNull(columns, "columns is null");
         requireNonNull(tableSchema, "tableSchema is null");
@@ -163,6 +188,21 @@ public final class QbeastPageSourceFactory
                     .map(weight -> readerChannel(weight, fileColumns, messageColumnIO, Optional.empty(), readerColumns, readerChannelById))
                     .orElse(-1);
 
+            // columns of the enforced predicate, read to filter rows
+            Optional<QbeastParquetPageSource.RowFilter> rowFilter = Optional.empty();
+            if (!enforced.isAll()) {
+                List<Integer> filterChannels = new ArrayList<>();
+                List<Domain> filterDomains = new ArrayList<>();
+                List<io.trino.spi.type.Type> filterTypes = new ArrayList<>();
+                for (Map.Entry<QbeastColumnHandle, Domain> entry : enforced.getDomains().orElseThrow().entrySet()) {
+                    checkArgument(isEnforceable(entry.getKey().type()), "Cannot enforce a predicate on %s", entry.getKey().name());
+                    filterChannels.add(readerChannel(entry.getKey(), fileColumns, messageColumnIO, tableSchema, readerColumns, readerChannelById));
+                    filterDomains.add(entry.getValue());
+                    filterTypes.add(entry.getKey().type());
+                }
+                rowFilter = Optional.of(new QbeastParquetPageSource.RowFilter(filterChannels.stream().mapToInt(Integer::intValue).toArray(), filterDomains, filterTypes));
+            }
+
             Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
             TupleDomain<ColumnDescriptor> parquetDomain = options.isIgnoreStatistics()
                     ? TupleDomain.all()
@@ -200,7 +240,7 @@ public final class QbeastPageSourceFactory
             Optional<QbeastParquetPageSource.WeightFilter> weightFilter = sampling
                     ? Optional.of(new QbeastParquetPageSource.WeightFilter(weightChannel, rowNumberChannel, weightUpperBound, fileSeed(inputFile)))
                     : Optional.empty();
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter);
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);
@@ -245,6 +285,12 @@ public final class QbeastPageSourceFactory
         readerColumns.add(new Column(parquetField.get().getName(), field.get()));
         readerChannelById.put(column.fieldId(), readerColumns.size() - 1);
         return readerColumns.size() - 1;
+    }
+
+    /** Whether rows can be filtered by a domain of this type (not of nested types). */
+    public static boolean isEnforceable(io.trino.spi.type.Type type)
+    {
+        return !(type instanceof io.trino.spi.type.ArrayType || type instanceof io.trino.spi.type.MapType || type instanceof io.trino.spi.type.RowType);
     }
 
     // the weight column read for sampling: the caller's handle if it has one, else the file's field of that name

@@ -11,11 +11,18 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.type.Type;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.ObjLongConsumer;
+
+import static io.trino.spi.type.TypeUtils.readNativeValue;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.airlift.slice.SizeOf.instanceSize;
@@ -48,11 +55,19 @@ public final class QbeastParquetPageSource
     private long completedPositions;
     private boolean closed;
 
+    private final Optional<RowFilter> rowFilter;
+
     /**
      * @param weightFilter where the weight and row-number channels are, when sampling
      */
     QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter)
     {
+        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, Optional.empty());
+    }
+
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter)
+    {
+        this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.outputToReaderChannel = outputToReaderChannel.clone();
         this.missingColumnValues = missingColumnValues.clone();
@@ -78,9 +93,11 @@ public final class QbeastParquetPageSource
             }
             completedPositions += page.getPositionCount();
 
+            int[] selection = null;
             if (weightFilter.isPresent()) {
                 try {
-                    if (!weightFilter.get().apply(page)) {
+                    selection = weightFilter.get().apply(page);
+                    if (selection != null && selection.length == 0) {
                         // no row of this batch is in the sample; nothing else was decoded
                         continue;
                     }
@@ -90,7 +107,21 @@ public final class QbeastParquetPageSource
                     throw handleException(reader.getDataSource().getId(), e);
                 }
             }
-            return new ProjectedSourcePage(page, outputToReaderChannel, missingColumnValues, reader.getDataSource().getId());
+            if (rowFilter.isPresent()) {
+                try {
+                    selection = rowFilter.get().apply(page, selection);
+                    if (selection != null && selection.length == 0) {
+                        continue;
+                    }
+                }
+                catch (RuntimeException e) {
+                    closeWithSuppression(e);
+                    throw handleException(reader.getDataSource().getId(), e);
+                }
+            }
+            // the selection is kept here, not in the reader's page: trino-parquet 476's page applies a
+            // second selectPositions (the engine's filter) to blocks it already filtered, losing rows
+            return new ProjectedSourcePage(page, outputToReaderChannel, missingColumnValues, reader.getDataSource().getId(), selection);
         }
         return null;
     }
@@ -182,9 +213,9 @@ public final class QbeastParquetPageSource
     record WeightFilter(int weightChannel, int rowNumberChannel, long weightUpperBound, long fileSeed)
     {
         /**
-         * @return false when no row remains
+         * @return the positions of the sampled rows, ascending; {@code null} when every row is sampled
          */
-        boolean apply(SourcePage page)
+        int[] apply(SourcePage page)
         {
             int positionCount = page.getPositionCount();
             Block weights = weightChannel >= 0 ? page.getBlock(weightChannel) : null;
@@ -206,13 +237,44 @@ public final class QbeastParquetPageSource
                     selected[count++] = position;
                 }
             }
-            if (count == 0) {
-                return false;
+            return count == positionCount ? null : Arrays.copyOf(selected, count);
+        }
+    }
+
+    /**
+     * Keeps the rows whose values are in every domain (a missing column, channel -1, is NULL).
+     */
+    record RowFilter(int[] channels, List<Domain> domains, List<Type> types)
+    {
+        /**
+         * @param selection positions to consider, ascending; {@code null}: all
+         * @return the positions kept, ascending; {@code null} when all rows are kept
+         */
+        int[] apply(SourcePage page, int[] selection)
+        {
+            int count = selection == null ? page.getPositionCount() : selection.length;
+            int[] kept = new int[count];
+            for (int i = 0; i < count; i++) {
+                kept[i] = selection == null ? i : selection[i];
             }
-            if (count < positionCount) {
-                page.selectPositions(selected, 0, count);
+            for (int filter = 0; filter < channels.length && count > 0; filter++) {
+                Domain domain = domains.get(filter);
+                Type type = types.get(filter);
+                Block block = channels[filter] < 0 ? null : page.getBlock(channels[filter]);
+                int remaining = 0;
+                for (int i = 0; i < count; i++) {
+                    int position = kept[i];
+                    Object value = block == null ? null : readNativeValue(type, block, position);
+                    if (domain.includesNullableValue(value)) {
+                        kept[remaining++] = position;
+                    }
+                }
+                count = remaining;
             }
-            return true;
+            if (selection == null && count == page.getPositionCount()) {
+                return null;
+            }
+            return Arrays.copyOf(kept, count);
         }
     }
 
@@ -243,19 +305,23 @@ public final class QbeastParquetPageSource
         private final int[] channels;
         private final Block[] missingColumnValues;
         private final ParquetDataSourceId dataSourceId;
+        // positions of the delegate's rows this page has (ascending), null: all of them
+        private int[] selection;
+        private boolean delegateSelected;
 
-        ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, ParquetDataSourceId dataSourceId)
+        ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, ParquetDataSourceId dataSourceId, int[] selection)
         {
             this.delegate = delegate;
             this.channels = channels;
             this.missingColumnValues = missingColumnValues;
             this.dataSourceId = dataSourceId;
+            this.selection = selection;
         }
 
         @Override
         public int getPositionCount()
         {
-            return delegate.getPositionCount();
+            return selection == null ? delegate.getPositionCount() : selection.length;
         }
 
         @Override
@@ -267,7 +333,7 @@ public final class QbeastParquetPageSource
         @Override
         public long getRetainedSizeInBytes()
         {
-            return INSTANCE_SIZE + sizeOf(channels) + delegate.getRetainedSizeInBytes();
+            return INSTANCE_SIZE + sizeOf(channels) + (selection == null ? 0 : sizeOf(selection)) + delegate.getRetainedSizeInBytes();
         }
 
         @Override
@@ -289,10 +355,11 @@ public final class QbeastParquetPageSource
         {
             int readerChannel = channels[channel];
             if (readerChannel < 0) {
-                return RunLengthEncodedBlock.create(missingColumnValues[channel], delegate.getPositionCount());
+                return RunLengthEncodedBlock.create(missingColumnValues[channel], getPositionCount());
             }
             try {
-                return delegate.getBlock(readerChannel);
+                Block block = delegate.getBlock(readerChannel);
+                return selection == null ? block : block.getPositions(selection, 0, selection.length);
             }
             catch (RuntimeException e) {
                 throw handleException(dataSourceId, e);
@@ -306,13 +373,24 @@ public final class QbeastParquetPageSource
             for (int channel = 0; channel < channels.length; channel++) {
                 blocks[channel] = getBlock(channel);
             }
-            return new Page(delegate.getPositionCount(), blocks);
+            return new Page(getPositionCount(), blocks);
         }
 
         @Override
         public void selectPositions(int[] positions, int offset, int size)
         {
-            delegate.selectPositions(positions, offset, size);
+            if (selection == null && !delegateSelected) {
+                // the reader's own selection skips decoding unselected rows; it is right only once
+                delegate.selectPositions(positions, offset, size);
+                delegateSelected = true;
+                return;
+            }
+            int[] composed = new int[size];
+            for (int i = 0; i < size; i++) {
+                int position = positions[offset + i];
+                composed[i] = selection == null ? position : selection[position];
+            }
+            selection = composed;
         }
     }
 }

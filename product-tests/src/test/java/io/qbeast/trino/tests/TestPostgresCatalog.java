@@ -1,0 +1,199 @@
+package io.qbeast.trino.tests;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * The qbeast catalog on a real PostgreSQL server (Iceberg JDBC catalog) with local storage, and
+ * Trino's stock Iceberg connector as a second catalog {@code iceberg} on the same PostgreSQL
+ * catalog (same {@code catalog_name}) and the same warehouse: what qbeast writes, the stock
+ * connector reads identically, hidden index columns included, and prunes files on
+ * {@code _qbeast_weight}.
+ */
+@TestInstance(PER_CLASS)
+@Timeout(300)
+public class TestPostgresCatalog
+{
+    private static final String SHARED_CATALOG_NAME = "lake";
+    private static final String TPCH_ORDERS = "tpch.tiny.orders";
+    private static final String ORDER_COLUMNS = "orderkey, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment";
+
+    private PostgresServer postgres;
+    private TrinoServer trino;
+    private TrinoQueries sql;
+    private Path warehouse;
+
+    @BeforeAll
+    public void start()
+    {
+        Path work = ProductTestEnvironment.newWorkDirectory("postgres-catalog");
+        warehouse = work.resolve("warehouse");
+        postgres = PostgresServer.start("iceberg_catalog");
+
+        Map<String, String> qbeast = new LinkedHashMap<>();
+        qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
+        qbeast.put("qbeast.jdbc.connection-user", postgres.user());
+        qbeast.put("qbeast.jdbc.connection-password", postgres.password());
+        qbeast.put("qbeast.jdbc.catalog-name", SHARED_CATALOG_NAME);
+
+        Map<String, String> iceberg = new LinkedHashMap<>();
+        iceberg.put("connector.name", "iceberg");
+        iceberg.put("iceberg.catalog.type", "jdbc");
+        iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
+        iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
+        iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
+        iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
+        iceberg.put("iceberg.jdbc-catalog.catalog-name", SHARED_CATALOG_NAME);
+        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
+        iceberg.put("fs.native-local.enabled", "true");
+        iceberg.put("local.location", warehouse.toAbsolutePath().toString());
+
+        try {
+            trino = TrinoServer.builder()
+                    .withDirectory(work.resolve("cluster"))
+                    .withHeap("1536M")
+                    .withTpch()
+                    .withQbeast("qbeast", warehouse, qbeast)
+                    .withIcebergPlugin()
+                    .withCatalog("iceberg", iceberg)
+                    .start();
+        }
+        catch (RuntimeException | Error e) {
+            postgres.close();
+            throw e;
+        }
+        sql = new TrinoQueries(trino);
+    }
+
+    @AfterAll
+    public void stop()
+    {
+        try {
+            if (trino != null) {
+                trino.close();
+            }
+        }
+        finally {
+            if (postgres != null) {
+                postgres.close();
+            }
+        }
+    }
+
+    @Test
+    public void qbeastTablesLiveInPostgres()
+            throws Exception
+    {
+        sql.execute("CREATE SCHEMA qbeast.pg");
+        String table = "qbeast.pg.orders";
+        assertThat(sql.update("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['custkey', 'orderdate']) AS SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 2 = 0"))
+                .isEqualTo(sql.single("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 2 = 0"));
+        assertThat(sql.update("INSERT INTO " + table + " SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 2 = 1"))
+                .isEqualTo(sql.single("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 2 = 1"));
+
+        // the Iceberg catalog rows are in PostgreSQL, under the configured catalog name
+        assertThat(postgres.psql("SELECT catalog_name || '/' || table_namespace || '/' || table_name FROM iceberg_tables ORDER BY 1"))
+                .contains(SHARED_CATALOG_NAME + "/pg/orders");
+        String metadataLocation = postgres.psql("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'pg' AND table_name = 'orders'");
+        assertThat(metadataLocation).startsWith("local:///").endsWith(".metadata.json");
+        assertThat(warehouse.resolve(metadataLocation.substring("local:///".length()))).isRegularFile();
+        // and the data files in the local warehouse
+        assertThat(parquetFiles(warehouse)).isNotEmpty();
+
+        assertSameAsTpch("SELECT count(*), sum(orderkey), sum(custkey), sum(CAST(totalprice AS DECIMAL(12, 2))), min(orderdate), max(orderdate), count(DISTINCT clerk), sum(length(comment)) FROM %s", table);
+        assertSameAsTpch("SELECT orderkey, custkey, orderdate FROM %s WHERE custkey = 370 ORDER BY orderkey", table);
+        assertSameAsTpch("SELECT orderstatus, count(*), max(totalprice) FROM %s WHERE orderdate BETWEEN DATE '1994-01-01' AND DATE '1994-06-30' GROUP BY orderstatus ORDER BY orderstatus", table);
+        assertThat(sql.query("SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")")).containsExactly(List.of(0L));
+        assertThat(sql.query("SELECT count(*) FROM (SELECT * FROM " + TPCH_ORDERS + " EXCEPT ALL SELECT * FROM " + table + ")")).containsExactly(List.of(0L));
+
+        // two commits through the PostgreSQL catalog: two snapshots
+        assertThat(sql.single("SELECT count(*) FROM iceberg.pg.\"orders$snapshots\"")).isEqualTo(2L);
+    }
+
+    @Test
+    public void stockIcebergConnectorReadsQbeastTable()
+            throws SQLException
+    {
+        sql.execute("CREATE SCHEMA qbeast.interop");
+        String qbeastTable = "qbeast.interop.orders";
+        String icebergTable = "iceberg.interop.orders";
+        // small cubes: several files, so that the weight bounds of the files differ
+        sql.update("CREATE TABLE " + qbeastTable + " WITH (indexed_columns = ARRAY['orderdate', 'totalprice'], cube_size = 500) AS SELECT * FROM " + TPCH_ORDERS);
+
+        // the stock connector sees the table with the index columns as ordinary columns
+        assertThat(sql.query("SELECT table_name FROM iceberg.information_schema.tables WHERE table_schema = 'interop'"))
+                .containsExactly(List.of("orders"));
+        assertThat(sql.query("SELECT column_name, data_type FROM iceberg.information_schema.columns WHERE table_schema = 'interop' AND table_name = 'orders' AND column_name LIKE '\\_qbeast%' ESCAPE '\\' ORDER BY column_name"))
+                .containsExactly(List.of("_qbeast_cube", "varbinary"), List.of("_qbeast_weight", "integer"));
+        assertThat(sql.query("SELECT count(*) FROM qbeast.information_schema.columns WHERE table_schema = 'interop' AND table_name = 'orders' AND column_name LIKE '\\_qbeast%' ESCAPE '\\'"))
+                .as("hidden in qbeast")
+                .containsExactly(List.of(0L));
+
+        // every row, identical through both connectors and equal to TPC-H
+        String aggregates = "SELECT count(*), sum(orderkey), sum(custkey), sum(CAST(totalprice AS DECIMAL(12, 2))), min(orderdate), max(orderdate), count(DISTINCT clerk), sum(length(comment)), " +
+                "sum(CAST(_qbeast_weight AS BIGINT)), count(DISTINCT _qbeast_cube), sum(length(_qbeast_cube)) FROM %s";
+        assertThat(sql.query(aggregates.formatted(icebergTable))).isEqualTo(sql.query(aggregates.formatted(qbeastTable)));
+        assertThat(sql.query("SELECT count(*), sum(orderkey) FROM " + icebergTable)).containsExactly(List.of(15000L, 449_872_500L));
+        for (String[] pair : new String[][] {{icebergTable, TPCH_ORDERS}, {TPCH_ORDERS, icebergTable}}) {
+            assertThat(sql.query("SELECT count(*) FROM (SELECT %s FROM %s EXCEPT ALL SELECT %s FROM %s)".formatted(ORDER_COLUMNS, pair[0], ORDER_COLUMNS, pair[1])))
+                    .as("%s EXCEPT ALL %s", pair[0], pair[1])
+                    .containsExactly(List.of(0L));
+        }
+        String withIndexColumns = "SELECT orderkey, _qbeast_weight, _qbeast_cube FROM %s";
+        for (String[] pair : new String[][] {{icebergTable, qbeastTable}, {qbeastTable, icebergTable}}) {
+            assertThat(sql.query("SELECT count(*) FROM (%s EXCEPT ALL %s)".formatted(withIndexColumns.formatted(pair[0]), withIndexColumns.formatted(pair[1]))))
+                    .as("index columns, %s EXCEPT ALL %s", pair[0], pair[1])
+                    .containsExactly(List.of(0L));
+        }
+        String filter = "SELECT orderkey, totalprice, orderdate FROM %s WHERE orderdate BETWEEN DATE '1995-01-01' AND DATE '1995-03-31' AND totalprice > 200000 ORDER BY orderkey";
+        assertThat(sql.query(filter.formatted(icebergTable))).isEqualTo(sql.query(filter.formatted(TPCH_ORDERS))).isNotEmpty();
+
+        // a sample by weight through the stock connector: same rows as through qbeast, fewer files read
+        long files = (long) sql.single("SELECT count(*) FROM iceberg.interop.\"orders$files\"");
+        assertThat(files).as("data files").isGreaterThan(2);
+        int bound = Integer.MIN_VALUE + (int) (0.05 * 4294967296.0);  // ~5% of the rows
+        String scan = "SELECT count(*), sum(orderkey), max(_qbeast_weight) FROM %s";
+        String sample = scan + " WHERE _qbeast_weight < " + bound;
+        TrinoQueries.Result full = sql.run(scan.formatted(icebergTable));
+        TrinoQueries.Result sampled = sql.run(sample.formatted(icebergTable));
+        assertThat(sampled.rows()).isEqualTo(sql.query(sample.formatted(qbeastTable)));
+        long sampledRows = (long) sampled.rows().getFirst().getFirst();
+        System.out.printf("TestPostgresCatalog: %d data files; stock Iceberg connector full scan: %d rows, %d bytes; _qbeast_weight < %d: %d rows read, %d bytes, %d rows match%n",
+                files, full.stats().getProcessedRows(), full.stats().getProcessedBytes(), bound, sampled.stats().getProcessedRows(), sampled.stats().getProcessedBytes(), sampledRows);
+        assertThat(sampledRows).isBetween(300L, 1500L);
+        assertThat(full.stats().getProcessedRows()).isEqualTo(15000);
+        assertThat(sampled.stats().getProcessedRows())
+                .as("rows read by the stock connector for _qbeast_weight < %d (%d of them match)", bound, sampledRows)
+                .isLessThan(full.stats().getProcessedRows() / 2);
+        assertThat(sampled.stats().getProcessedBytes()).isLessThan(full.stats().getProcessedBytes() / 2);
+    }
+
+    private void assertSameAsTpch(String template, String table)
+            throws SQLException
+    {
+        assertThat(sql.query(template.formatted(table))).as(template).isEqualTo(sql.query(template.formatted(TPCH_ORDERS)));
+    }
+
+    private static List<Path> parquetFiles(Path root)
+            throws IOException
+    {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(file -> file.toString().endsWith(".parquet")).toList();
+        }
+    }
+}
