@@ -282,20 +282,21 @@ public final class BatchIndexer
                 }
                 acceptBelow[node] = bound;
                 int parent = parents[node];
-                if (cube.weightBound() < Weight.ALL && parent >= 0 && acceptBelow[parent] < cube.weightBound()) {
+                long parentBound = parent < 0 ? Weight.MIN : acceptBelow[parent];
+                if (cube.weightBound() < Weight.ALL && parentBound < cube.weightBound()) {
                     // a learned bound: the tree keeps a cube size of rows between the parent's bound
                     // and this one, whatever rollup groups hide of the exact count
-                    contentLow[node] = acceptBelow[parent];
-                    contentSlope[node] = cubeSize / (double) (cube.weightBound() - acceptBelow[parent]);
-                }
-                else if (cube.weightBound() < Weight.ALL && parent < 0) {
-                    contentLow[node] = Weight.MIN;
-                    contentSlope[node] = cubeSize / (double) (cube.weightBound() - Weight.MIN);
+                    contentLow[node] = parentBound;
+                    contentSlope[node] = cubeSize / (double) (cube.weightBound() - parentBound);
                 }
                 else if (!cube.isEmpty() && rows > 0) {
                     // no bound evidence: assume the rows spread evenly over their weight range
                     contentLow[node] = cube.minWeight();
                     contentSlope[node] = rows / (double) (cube.maxWeight() + 1L - cube.minWeight());
+                }
+                else {
+                    // nothing to estimate its content from: fill it like a leaf
+                    capacities[node] = cubeSize;
                 }
             }
         }

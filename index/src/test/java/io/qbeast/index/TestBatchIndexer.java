@@ -2,12 +2,12 @@ package io.qbeast.index;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,7 +48,7 @@ final class TestBatchIndexer
         assertThat(assignment.cubes()).allSatisfy(cube -> assertThat(cube.depth()).isLessThanOrEqualTo(12));
 
         int[] order = assignment.rowsInWeightOrder();
-        assertThat(Arrays.stream(order).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, rows).toArray());
+        assertThat(Arrays.stream(order).sorted().toArray()).isEqualTo(IntStream.range(0, rows).toArray());
         for (int i = 1; i < rows; i++) {
             assertThat(weights[order[i - 1]]).isLessThanOrEqualTo(weights[order[i]]);
         }
@@ -136,26 +136,24 @@ final class TestBatchIndexer
 
     private static void assertOneLargeWriteFillsInnerCubesToTheCubeSize(PointDistribution distribution, int dimensions)
     {
-        {
-            int rows = (int) (50 * CUBE_SIZE);
-            double[] coordinates = distribution.generate(77 + dimensions, rows, dimensions);
-            BatchIndexer indexer = new BatchIndexer();
-            CubeAssignment assignment = indexer.assign(IndexState.empty(1, dimensions, CUBE_SIZE), coordinates, weights(rows, 5), rows);
-            int inner = 0;
-            for (int cube = 0; cube < assignment.cubeCount(); cube++) {
-                CubeId id = assignment.cubes().get(cube);
-                boolean isInner = cube + 1 < assignment.cubeCount() && id.isAncestorOf(assignment.cubes().get(cube + 1));
-                if (isInner && id.depth() < indexer.maxDepth()) {
-                    inner++;
-                    assertThat(assignment.rows(cube) / (double) CUBE_SIZE).as("%s D=%s: fill of %s", distribution, dimensions, id).isBetween(0.8, 1.25);
-                }
-                else if (id.depth() < indexer.maxDepth()) {
-                    assertThat(assignment.rows(cube)).isLessThanOrEqualTo(CUBE_SIZE);
-                }
+        int rows = (int) (50 * CUBE_SIZE);
+        double[] coordinates = distribution.generate(77 + dimensions, rows, dimensions);
+        BatchIndexer indexer = new BatchIndexer();
+        CubeAssignment assignment = indexer.assign(IndexState.empty(1, dimensions, CUBE_SIZE), coordinates, weights(rows, 5), rows);
+        int inner = 0;
+        for (int cube = 0; cube < assignment.cubeCount(); cube++) {
+            CubeId id = assignment.cubes().get(cube);
+            boolean isInner = cube + 1 < assignment.cubeCount() && id.isAncestorOf(assignment.cubes().get(cube + 1));
+            if (isInner && id.depth() < indexer.maxDepth()) {
+                inner++;
+                assertThat(assignment.rows(cube) / (double) CUBE_SIZE).as("%s D=%s: fill of %s", distribution, dimensions, id).isBetween(0.8, 1.25);
             }
-            if (distribution != PointDistribution.ALL_SAME && distribution != PointDistribution.DUPLICATES) {
-                assertThat(inner).isGreaterThan(0);
+            else if (id.depth() < indexer.maxDepth()) {
+                assertThat(assignment.rows(cube)).isLessThanOrEqualTo(CUBE_SIZE);
             }
+        }
+        if (distribution != PointDistribution.ALL_SAME && distribution != PointDistribution.DUPLICATES) {
+            assertThat(inner).isGreaterThan(0);
         }
     }
 

@@ -4,8 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -31,11 +33,11 @@ final class TestCubeId
     private static void assertPreOrderMatchesBytes(List<CubeId> preOrder)
     {
         List<byte[]> bytes = new ArrayList<>(preOrder.stream().map(CubeId::toBytes).toList());
-        java.util.Collections.shuffle(bytes, new java.util.Random(1));
+        Collections.shuffle(bytes, new Random(1));
         bytes.sort(CubeId::compareBytes);
         assertThat(bytes.stream().map(CubeId::fromBytes).toList()).containsExactlyElementsOf(preOrder);
         List<CubeId> sorted = new ArrayList<>(preOrder);
-        java.util.Collections.shuffle(sorted, new java.util.Random(2));
+        Collections.shuffle(sorted, new Random(2));
         sorted.sort(null);
         assertThat(sorted).containsExactlyElementsOf(preOrder);
     }

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 final class TestIndexState
 {
@@ -83,7 +84,7 @@ final class TestIndexState
         IndexState state = IndexState.of(9, 2, 500, files);
         long attributed = state.cubes().stream().mapToLong(CubeState::rowCount).sum();
         // rounding each cube's share moves at most half a row per cube
-        assertThat((double) attributed).isCloseTo(state.rowCount(), org.assertj.core.api.Assertions.within(state.cubes().size() / 2.0 + 1));
+        assertThat((double) attributed).isCloseTo(state.rowCount(), within(state.cubes().size() / 2.0 + 1));
 
         // a group alone: its rows go only to known cubes between its bounds
         CubeId low = ROOT.child(1).child(2);

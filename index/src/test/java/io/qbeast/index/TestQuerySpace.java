@@ -84,6 +84,43 @@ final class TestQuerySpace
     }
 
     @Test
+    void testEdgesOfCubeRegions()
+    {
+        SplittableRandom random = new SplittableRandom(32);
+        for (int i = 0; i < 2000; i++) {
+            int dimensions = 1 + random.nextInt(4);
+            CubeId cube = TestCubeId.randomCube(random, 1, dimensions, random.nextInt(45));
+            int j = random.nextInt(dimensions);
+            double low = cube.lowerBound(j);
+            double high = cube.upperBound(j);
+            assertThat(spaceAt(dimensions, j, low).intersects(cube)).isTrue();
+            assertThat(spaceAt(dimensions, j, Math.nextDown(high)).intersects(cube)).isTrue();
+            if (high < 1.0) {
+                assertThat(spaceAt(dimensions, j, high).intersects(cube)).isFalse();
+            }
+            if (low > 0.0) {
+                assertThat(spaceAt(dimensions, j, Math.nextDown(low)).intersects(cube)).isFalse();
+                // a range ending exactly where the cube starts touches it (closed ranges)
+                assertThat(new QuerySpace(rangesAt(dimensions, j, CoordinateRanges.of(0, low)), Weight.ALL).intersects(cube)).isTrue();
+            }
+        }
+    }
+
+    private static QuerySpace spaceAt(int dimensions, int dimension, double coordinate)
+    {
+        return QuerySpace.of(rangesAt(dimensions, dimension, CoordinateRanges.point(coordinate)));
+    }
+
+    private static List<CoordinateRanges> rangesAt(int dimensions, int dimension, CoordinateRanges range)
+    {
+        List<CoordinateRanges> ranges = new ArrayList<>();
+        for (int j = 0; j < dimensions; j++) {
+            ranges.add(j == dimension ? range : CoordinateRanges.all());
+        }
+        return ranges;
+    }
+
+    @Test
     void testDeepCubesKeepTheirPoints()
     {
         double x = Math.nextDown(1.0);

@@ -3,6 +3,7 @@ package io.qbeast.index;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -125,7 +126,7 @@ final class TestRollup
             total += groupRows;
         }
         assertThat(seen).hasSameSizeAs(cubes);
-        assertThat(total).isEqualTo(java.util.Arrays.stream(rows).sum());
+        assertThat(total).isEqualTo(Arrays.stream(rows).sum());
         // few files: first-fit decreasing leaves at most one bin at most half full, and that one is
         // handed up, so every group closed below the top is more than half full
         assertThat(groups.size() - oversized).isLessThanOrEqualTo(2 * total / cap + 1);
