@@ -1,5 +1,13 @@
 package io.qbeast.trino.tests;
 
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,9 +18,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -181,6 +191,53 @@ public class TestPostgresCatalog
                 .as("rows read by the stock connector for _qbeast_weight < %d (%d of them match)", bound, sampledRows)
                 .isLessThan(full.stats().getProcessedRows() / 2);
         assertThat(sampled.stats().getProcessedBytes()).isLessThan(full.stats().getProcessedBytes() / 2);
+    }
+
+    @Test
+    public void icebergGenericReaderReadsQbeastTable()
+            throws Exception
+    {
+        sql.execute("CREATE SCHEMA qbeast.generic");
+        String table = "qbeast.generic.orders";
+        sql.update("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['custkey', 'orderdate'], cube_size = 2000) AS SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 <> 0");
+        sql.update("INSERT INTO " + table + " SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0");
+
+        // Trino's rows, as strings of a few columns including the hidden weight
+        Map<String, Long> trinoRows = new HashMap<>();
+        for (List<Object> row : sql.query("SELECT orderkey, custkey, CAST(orderdate AS varchar), totalprice, clerk, _qbeast_weight FROM " + table)) {
+            trinoRows.merge(row.stream().map(String::valueOf).collect(Collectors.joining("|")), 1L, Long::sum);
+        }
+        assertThat(trinoRows.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(15000L);
+
+        // Iceberg's generic Java reader through a JdbcCatalog on the same PostgreSQL catalog (same catalog name)
+        Map<String, String> properties = new HashMap<>();
+        properties.put(CatalogProperties.URI, postgres.jdbcUrl());
+        properties.put("jdbc.user", postgres.user());
+        properties.put("jdbc.password", postgres.password());
+        properties.put(CatalogProperties.WAREHOUSE_LOCATION, "local:///");
+        properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIo.class.getName());
+        properties.put(LocalFileIo.ROOT_PROPERTY, warehouse.toAbsolutePath().toString());
+        Map<String, Long> icebergRows = new HashMap<>();
+        long files;
+        try (JdbcCatalog catalog = new JdbcCatalog()) {
+            catalog.initialize(SHARED_CATALOG_NAME, properties);
+            Table icebergTable = catalog.loadTable(TableIdentifier.of("generic", "orders"));
+            assertThat(icebergTable.snapshots()).hasSize(2);
+            try (CloseableIterable<FileScanTask> tasks = icebergTable.newScan().planFiles()) {
+                files = java.util.stream.StreamSupport.stream(tasks.spliterator(), false).count();
+            }
+            try (CloseableIterable<Record> records = IcebergGenerics.read(icebergTable).build()) {
+                for (Record record : records) {
+                    String key = Stream.of(record.getField("orderkey"), record.getField("custkey"), record.getField("orderdate"), record.getField("totalprice"), record.getField("clerk"), record.getField("_qbeast_weight"))
+                            .map(String::valueOf)
+                            .collect(Collectors.joining("|"));
+                    icebergRows.merge(key, 1L, Long::sum);
+                }
+            }
+        }
+        System.out.printf("TestPostgresCatalog: Iceberg generic reader read %d rows from %d data files%n", icebergRows.values().stream().mapToLong(Long::longValue).sum(), files);
+        assertThat(files).isGreaterThan(1);
+        assertThat(icebergRows).isEqualTo(trinoRows);
     }
 
     private void assertSameAsTpch(String template, String table)
