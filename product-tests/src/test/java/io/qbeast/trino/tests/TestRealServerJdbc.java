@@ -7,14 +7,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +27,7 @@ public class TestRealServerJdbc
     private static final String TPCH_ORDERS = "tpch.tiny.orders";
 
     private TrinoServer trino;
+    private TrinoQueries queries;
 
     @BeforeAll
     public void startServer()
@@ -44,8 +39,9 @@ public class TestRealServerJdbc
                 .withTpch()
                 .withQbeast(work.resolve("warehouse"))
                 .start();
-        execute("CREATE SCHEMA " + SCHEMA);
-        long created = update("CREATE TABLE " + ORDERS + " WITH (indexed_columns = ARRAY['custkey', 'orderdate']) AS SELECT * FROM " + TPCH_ORDERS);
+        queries = new TrinoQueries(trino);
+        queries.execute("CREATE SCHEMA " + SCHEMA);
+        long created = queries.update("CREATE TABLE " + ORDERS + " WITH (indexed_columns = ARRAY['custkey', 'orderdate']) AS SELECT * FROM " + TPCH_ORDERS);
         assertThat(created).isEqualTo(15000);
     }
 
@@ -61,7 +57,7 @@ public class TestRealServerJdbc
     public void tpchThroughJdbc()
             throws SQLException
     {
-        assertThat(query("SELECT count(*), sum(orderkey) FROM " + TPCH_ORDERS))
+        assertThat(queries.query("SELECT count(*), sum(orderkey) FROM " + TPCH_ORDERS))
                 .containsExactly(List.of(15000L, 449_872_500L));
     }
 
@@ -73,9 +69,9 @@ public class TestRealServerJdbc
                 "count(DISTINCT clerk), sum(length(comment)), sum(shippriority) FROM %s";
         assertSameResults(aggregates);
         // row by row: nothing lost, nothing duplicated, nothing altered
-        assertThat(query("SELECT count(*) FROM (SELECT * FROM " + ORDERS + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")"))
+        assertThat(queries.query("SELECT count(*) FROM (SELECT * FROM " + ORDERS + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")"))
                 .containsExactly(List.of(0L));
-        assertThat(query("SELECT count(*) FROM (SELECT * FROM " + TPCH_ORDERS + " EXCEPT ALL SELECT * FROM " + ORDERS + ")"))
+        assertThat(queries.query("SELECT count(*) FROM (SELECT * FROM " + TPCH_ORDERS + " EXCEPT ALL SELECT * FROM " + ORDERS + ")"))
                 .containsExactly(List.of(0L));
     }
 
@@ -83,7 +79,7 @@ public class TestRealServerJdbc
     public void showCreateTableHasIndexedColumns()
             throws SQLException
     {
-        String ddl = (String) query("SHOW CREATE TABLE " + ORDERS).getFirst().getFirst();
+        String ddl = (String) queries.query("SHOW CREATE TABLE " + ORDERS).getFirst().getFirst();
         assertThat(ddl).contains("indexed_columns").contains("custkey").contains("orderdate");
     }
 
@@ -107,27 +103,27 @@ public class TestRealServerJdbc
             throws SQLException
     {
         String table = SCHEMA + ".orders_appended";
-        long created = update("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['orderkey', 'totalprice']) AS SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0");
-        long firstCount = (long) query("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0").getFirst().getFirst();
+        long created = queries.update("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['orderkey', 'totalprice']) AS SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0");
+        long firstCount = (long) queries.query("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0").getFirst().getFirst();
         assertThat(created).isEqualTo(firstCount);
 
-        long inserted = update("INSERT INTO " + table + " SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 <> 0");
+        long inserted = queries.update("INSERT INTO " + table + " SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 <> 0");
         assertThat(inserted).isEqualTo(15000 - firstCount);
-        assertThat(query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS DECIMAL(12, 2))) FROM " + table))
-                .isEqualTo(query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS DECIMAL(12, 2))) FROM " + TPCH_ORDERS));
-        assertThat(query("SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")"))
+        assertThat(queries.query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS DECIMAL(12, 2))) FROM " + table))
+                .isEqualTo(queries.query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS DECIMAL(12, 2))) FROM " + TPCH_ORDERS));
+        assertThat(queries.query("SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")"))
                 .containsExactly(List.of(0L));
 
         // a filter after the append sees both writes
         String filter = "SELECT orderkey FROM %s WHERE orderkey BETWEEN 1000 AND 1100 AND totalprice > 50000 ORDER BY orderkey";
-        assertThat(query(filter.formatted(table))).isEqualTo(query(filter.formatted(TPCH_ORDERS)));
+        assertThat(queries.query(filter.formatted(table))).isEqualTo(queries.query(filter.formatted(TPCH_ORDERS)));
 
         // INSERT ... VALUES of a single row
-        assertThat(update("INSERT INTO " + table + " (orderkey, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment) " +
+        assertThat(queries.update("INSERT INTO " + table + " (orderkey, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment) " +
                 "VALUES (1000000, 1, 'O', 1.5, DATE '2000-01-01', '5-LOW', 'Clerk#000000001', 0, 'a new order')")).isEqualTo(1);
-        assertThat(query("SELECT custkey, orderstatus, totalprice, comment FROM " + table + " WHERE orderkey = 1000000"))
+        assertThat(queries.query("SELECT custkey, orderstatus, totalprice, comment FROM " + table + " WHERE orderkey = 1000000"))
                 .containsExactly(List.of(1L, "O", 1.5, "a new order"));
-        assertThat(query("SELECT count(*) FROM " + table)).containsExactly(List.of(15001L));
+        assertThat(queries.query("SELECT count(*) FROM " + table)).containsExactly(List.of(15001L));
     }
 
     @Test
@@ -138,7 +134,7 @@ public class TestRealServerJdbc
         ProcessRunner.Result cli = TrinoCli.execute(trino.uri(), sql.formatted(ORDERS), "--output-format", "CSV");
         assertThat(cli.exitCode()).as(cli::describe).isZero();
 
-        String expected = query(sql.formatted(TPCH_ORDERS)).stream()
+        String expected = queries.query(sql.formatted(TPCH_ORDERS)).stream()
                 .map(row -> row.stream().map(value -> "\"" + value + "\"").collect(Collectors.joining(",")))
                 .collect(Collectors.joining("\n"));
         assertThat(cli.stdout().strip()).isEqualTo(expected);
@@ -156,47 +152,8 @@ public class TestRealServerJdbc
     private void assertSameResults(String template)
             throws SQLException
     {
-        assertThat(query(template.formatted(ORDERS)))
+        assertThat(queries.query(template.formatted(ORDERS)))
                 .as(template)
-                .isEqualTo(query(template.formatted(TPCH_ORDERS)));
-    }
-
-    private void execute(String sql)
-            throws SQLException
-    {
-        try (Connection connection = trino.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
-
-    private long update(String sql)
-            throws SQLException
-    {
-        try (Connection connection = trino.connect();
-                Statement statement = connection.createStatement()) {
-            return statement.executeLargeUpdate(sql);
-        }
-    }
-
-    /** All rows, each a list of JDBC objects (numbers and strings compare with equals). */
-    private List<List<Object>> query(String sql)
-            throws SQLException
-    {
-        try (Connection connection = trino.connect();
-                Statement statement = connection.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            ResultSetMetaData metadata = resultSet.getMetaData();
-            List<List<Object>> rows = new ArrayList<>();
-            while (resultSet.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int column = 1; column <= metadata.getColumnCount(); column++) {
-                    Object value = resultSet.getObject(column);
-                    row.add(value instanceof Number || value instanceof String || value == null ? value : Objects.toString(value));
-                }
-                rows.add(row);
-            }
-            return rows;
-        }
+                .isEqualTo(queries.query(template.formatted(TPCH_ORDERS)));
     }
 }

@@ -83,18 +83,15 @@ public class TestS3Storage
     {
         sql.execute("CREATE SCHEMA qbeast.s3");
         String table = "qbeast.s3.orders";
-        assertThat(sql.update("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['custkey', 'orderdate'], cube_size = 2000) AS SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 <> 0"))
-                .isEqualTo(sql.single("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 3 <> 0"));
+        sql.createFrom(table, "indexed_columns = ARRAY['custkey', 'orderdate'], cube_size = 2000", TPCH_ORDERS, "orderkey % 3 <> 0");
         List<String> afterCreate = s3.objectKeys(BUCKET, "warehouse/");
-        assertThat(sql.update("INSERT INTO " + table + " SELECT * FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0"))
-                .isEqualTo(sql.single("SELECT count(*) FROM " + TPCH_ORDERS + " WHERE orderkey % 3 = 0"));
+        sql.insertFrom(table, TPCH_ORDERS, "orderkey % 3 = 0");
 
         // reads through S3 give TPC-H's answers
         assertSameAsTpch("SELECT count(*), sum(orderkey), sum(custkey), sum(CAST(totalprice AS DECIMAL(12, 2))), min(orderdate), max(orderdate), count(DISTINCT clerk), sum(length(comment)) FROM %s", table);
         assertSameAsTpch("SELECT orderkey, custkey, orderdate, totalprice FROM %s WHERE custkey BETWEEN 100 AND 120 AND orderdate >= DATE '1995-01-01' ORDER BY orderkey", table);
         assertSameAsTpch("SELECT orderpriority, count(*) FROM %s WHERE orderdate BETWEEN DATE '1993-03-01' AND DATE '1993-03-31' GROUP BY orderpriority ORDER BY orderpriority", table);
-        assertThat(sql.query("SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM " + TPCH_ORDERS + ")")).containsExactly(List.of(0L));
-        assertThat(sql.query("SELECT count(*) FROM (SELECT * FROM " + TPCH_ORDERS + " EXCEPT ALL SELECT * FROM " + table + ")")).containsExactly(List.of(0L));
+        sql.assertSameRows(table, TPCH_ORDERS);
 
         // the files are objects in the bucket, under the table's location in the warehouse
         List<String> keys = s3.objectKeys(BUCKET, "warehouse/");
@@ -118,7 +115,7 @@ public class TestS3Storage
     private void assertSameAsTpch(String template, String table)
             throws SQLException
     {
-        assertThat(sql.query(template.formatted(table))).as(template).isEqualTo(sql.query(template.formatted(TPCH_ORDERS))).isNotEmpty();
+        sql.assertSameResults(template, table, TPCH_ORDERS).isNotEmpty();
     }
 
     private static List<Path> filesUnder(Path root)

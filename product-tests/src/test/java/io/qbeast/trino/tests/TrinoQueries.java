@@ -2,6 +2,7 @@ package io.qbeast.trino.tests;
 
 import io.trino.jdbc.QueryStats;
 import io.trino.jdbc.TrinoResultSet;
+import org.assertj.core.api.ListAssert;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** JDBC helpers for the product tests: statements, update counts, rows, final query statistics. */
 public final class TrinoQueries
@@ -82,6 +84,40 @@ public final class TrinoQueries
             QueryStats stats = resultSet.unwrap(TrinoResultSet.class).getStats();
             return new Result(rows, stats);
         }
+    }
+
+    /**
+     * {@code CREATE TABLE table WITH (properties) AS SELECT * FROM source WHERE predicate}, asserting it
+     * writes as many rows as {@code source} has matching {@code predicate}.
+     */
+    public void createFrom(String table, String properties, String source, String predicate)
+            throws SQLException
+    {
+        assertThat(update("CREATE TABLE " + table + " WITH (" + properties + ") AS SELECT * FROM " + source + " WHERE " + predicate))
+                .isEqualTo(single("SELECT count(*) FROM " + source + " WHERE " + predicate));
+    }
+
+    /** {@code INSERT INTO table SELECT * FROM source WHERE predicate}, asserting it writes as many rows as match. */
+    public void insertFrom(String table, String source, String predicate)
+            throws SQLException
+    {
+        assertThat(update("INSERT INTO " + table + " SELECT * FROM " + source + " WHERE " + predicate))
+                .isEqualTo(single("SELECT count(*) FROM " + source + " WHERE " + predicate));
+    }
+
+    /** Asserts {@code template} (with a {@code %s} for the table) gives the same rows on {@code table} as on {@code expected}. */
+    public ListAssert<List<Object>> assertSameResults(String template, String table, String expected)
+            throws SQLException
+    {
+        return assertThat(query(template.formatted(table))).as(template).isEqualTo(query(template.formatted(expected)));
+    }
+
+    /** Asserts {@code table} and {@code expected} hold the same rows, duplicates counted, both ways. */
+    public void assertSameRows(String table, String expected)
+            throws SQLException
+    {
+        assertThat(query("SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM " + expected + ")")).containsExactly(List.of(0L));
+        assertThat(query("SELECT count(*) FROM (SELECT * FROM " + expected + " EXCEPT ALL SELECT * FROM " + table + ")")).containsExactly(List.of(0L));
     }
 
     public record Result(List<List<Object>> rows, QueryStats stats) {}
