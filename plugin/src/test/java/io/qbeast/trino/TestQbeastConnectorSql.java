@@ -65,6 +65,29 @@ class TestQbeastConnectorSql
     }
 
     @Test
+    void testValuesOutsideTheRevisionBounds()
+    {
+        // the first INSERT fixes the revision's bounds; the second lies entirely outside them, so it
+        // needs a wider revision, and every row must still be found through cube pruning
+        assertUpdate("CREATE TABLE test_outside_bounds (x bigint, y double) WITH (indexed_columns = ARRAY['x', 'y'], cube_size = 100)");
+        assertUpdate("INSERT INTO test_outside_bounds SELECT orderkey, totalprice FROM tpch.tiny.orders", 15000);
+        // several writers may each propose a revision for the first INSERT; the second cannot reuse any
+        long revisionsBefore = (long) computeScalar("SELECT count(*) FROM \"test_outside_bounds$revisions\"");
+        assertUpdate("INSERT INTO test_outside_bounds SELECT orderkey + 1000000000000, -totalprice FROM tpch.tiny.orders", 15000);
+        assertThat((long) computeScalar("SELECT count(*) FROM \"test_outside_bounds$revisions\"")).isGreaterThan(revisionsBefore);
+
+        assertQuery("SELECT count(*), sum(x), sum(abs(y)) FROM test_outside_bounds",
+                "SELECT 2 * count(*), 2 * sum(orderkey) + 15000 * 1000000000000, 2 * sum(totalprice) FROM orders");
+        assertQuery("SELECT x, y FROM test_outside_bounds WHERE x BETWEEN 1000000001000 AND 1000000001200",
+                "SELECT orderkey + 1000000000000, -totalprice FROM orders WHERE orderkey BETWEEN 1000 AND 1200");
+        assertQuery("SELECT x, y FROM test_outside_bounds WHERE x BETWEEN 1000 AND 1200",
+                "SELECT orderkey, totalprice FROM orders WHERE orderkey BETWEEN 1000 AND 1200");
+        assertQuery("SELECT count(*) FROM test_outside_bounds WHERE y < -300000 OR y > 300000",
+                "SELECT 2 * count(*) FROM orders WHERE totalprice > 300000");
+        assertUpdate("DROP TABLE test_outside_bounds");
+    }
+
+    @Test
     void testCreateSchemaAndShowSchemas()
     {
         assertUpdate("CREATE SCHEMA test_schema_lifecycle");
