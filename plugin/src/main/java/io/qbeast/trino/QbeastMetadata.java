@@ -428,7 +428,8 @@ public class QbeastMetadata
                 Optional.empty(),
                 QbeastTableProperties.indexedColumns(table.properties()),
                 QbeastTableProperties.cubeSize(table.properties()).orElse(config.getDefaultCubeSize()),
-                storageProperties(table.properties()));
+                storageProperties(table.properties()),
+                ownedLocation.map(Location::toString));
     }
 
     @Override
@@ -499,7 +500,8 @@ public class QbeastMetadata
                 revisionJson,
                 QbeastTableProperties.indexedColumns(properties),
                 QbeastTableProperties.cubeSize(properties).orElse(config.getDefaultCubeSize()),
-                storageProperties(properties));
+                storageProperties(properties),
+                Optional.empty());
     }
 
     @Override

@@ -261,6 +261,17 @@ public class QbeastPageSink
             }
             createdFiles.clear();
         }
+        // A failed CREATE TABLE AS owns its whole location. The coordinator's rollback removes it as
+        // soon as the query fails, but a writer still running then may have recreated it: the last
+        // writer to abort removes what is left (nothing of this location was ever committed).
+        handle.ownedTableLocation().ifPresent(location -> {
+            try {
+                fileSystem.deleteDirectory(Location.of(location));
+            }
+            catch (IOException | RuntimeException e) {
+                log.warn(e, "Failed to delete the location of an aborted CREATE TABLE AS %s: %s", handle.schemaTableName(), location);
+            }
+        });
     }
 
     private void flush()

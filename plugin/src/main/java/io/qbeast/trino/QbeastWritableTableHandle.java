@@ -39,7 +39,8 @@ public record QbeastWritableTableHandle(
         Optional<String> revisionJson,
         List<String> indexedColumns,
         long cubeSize,
-        Map<String, String> storageProperties)
+        Map<String, String> storageProperties,
+        Optional<String> ownedTableLocation)
         implements ConnectorOutputTableHandle, ConnectorInsertTableHandle
 {
     public QbeastWritableTableHandle
@@ -54,6 +55,7 @@ public record QbeastWritableTableHandle(
         requireNonNull(revisionJson, "revisionJson is null");
         indexedColumns = ImmutableList.copyOf(requireNonNull(indexedColumns, "indexedColumns is null"));
         storageProperties = ImmutableMap.copyOf(requireNonNull(storageProperties, "storageProperties is null"));
+        requireNonNull(ownedTableLocation, "ownedTableLocation is null");
     }
 
     public SchemaTableName schemaTableName()
