@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -97,21 +98,12 @@ public record HashTransformation(ValueDomain domain)
     /** All coordinates, unless the range is empty or holds few enough integers to enumerate. */
     public CoordinateRanges range(long low, boolean lowInclusive, long high, boolean highInclusive)
     {
-        if (!lowInclusive) {
-            if (low == Long.MAX_VALUE) {
-                return CoordinateRanges.none();
-            }
-            low++;
-        }
-        if (!highInclusive) {
-            if (high == Long.MIN_VALUE) {
-                return CoordinateRanges.none();
-            }
-            high--;
-        }
-        if (low > high) {
+        Optional<LongInterval> interval = LongInterval.of(low, lowInclusive, high, highInclusive);
+        if (interval.isEmpty()) {
             return CoordinateRanges.none();
         }
+        low = interval.get().low();
+        high = interval.get().high();
         if (Long.compareUnsigned(high - low, MAX_ENUMERATED_VALUES) >= 0) {
             return CoordinateRanges.all();
         }

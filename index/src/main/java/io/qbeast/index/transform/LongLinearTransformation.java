@@ -79,22 +79,9 @@ public final class LongLinearTransformation
      */
     public CoordinateRanges range(long low, boolean lowInclusive, long high, boolean highInclusive)
     {
-        if (!lowInclusive) {
-            if (low == Long.MAX_VALUE) {
-                return CoordinateRanges.none();
-            }
-            low++;
-        }
-        if (!highInclusive) {
-            if (high == Long.MIN_VALUE) {
-                return CoordinateRanges.none();
-            }
-            high--;
-        }
-        if (low > high) {
-            return CoordinateRanges.none();
-        }
-        return CoordinateRanges.of(coordinate(low), coordinate(high));
+        return LongInterval.of(low, lowInclusive, high, highInclusive)
+                .map(interval -> CoordinateRanges.of(coordinate(interval.low()), coordinate(interval.high())))
+                .orElse(CoordinateRanges.none());
     }
 
     public CoordinateRanges point(long value)
