@@ -156,7 +156,10 @@ class TestQbeastSampling
         assertThat(one.splits()).isLessThan(ten.splits());
         assertThat(ten.positions()).isLessThan(full.positions() / 3);
         assertThat(one.positions()).isLessThan(ten.positions());
-        assertThat(ten.bytes()).isLessThan(full.bytes());
+        // the files of tpch tiny are smaller than a Parquet footer read, so a file that is opened is
+        // read whole: bytes shrink with the number of files opened, which only 1% cuts deeply enough
+        // on every layout the three writers can produce
+        assertThat(one.bytes()).isLessThan(full.bytes() / 2);
     }
 
     // ---- cube-region pruning ----
