@@ -41,9 +41,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -435,7 +437,7 @@ public class QbeastPageSink
             WrittenFile file = writer.commit();
             openWriter = null;
             file = withCubeLowerBound(file, rootBytes);
-            writtenFiles.add(new CommitTaskData(file, newRevisionJson));
+            writtenFiles.add(new CommitTaskData(file, newRevisionJson, distinctCubes(rowsByGroup, start, end, cubeOfRow)));
             completedBytes += file.fileSizeInBytes();
             stats.recordFile(file.recordCount());
             int minWeight = weights[rowsByGroup[start]];
@@ -471,6 +473,15 @@ public class QbeastPageSink
                 ImmutableMap.copyOf(lowerBounds),
                 metrics.upperBounds());
         return new WrittenFile(file.path(), file.fileSizeInBytes(), file.recordCount(), adjusted, file.splitOffsets());
+    }
+
+    private static int distinctCubes(int[] rowsByGroup, int start, int end, int[] cubeOfRow)
+    {
+        Set<Integer> cubes = new HashSet<>();
+        for (int i = start; i < end; i++) {
+            cubes.add(cubeOfRow[rowsByGroup[i]]);
+        }
+        return cubes.size();
     }
 
     private static int pageOf(int[] pageStarts, int row)

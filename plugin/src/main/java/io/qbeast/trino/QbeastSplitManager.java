@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.qbeast.index.Weight;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
@@ -47,6 +48,15 @@ public class QbeastSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (table.optimizeFiles().isPresent()) {
+            // the scan of an optimize: the files it rewrites, whole, recorded for the commit
+            if (table.snapshotId().isEmpty() || table.optimizeFiles().get().isEmpty()) {
+                return new FixedSplitSource(List.of(), List.of());
+            }
+            Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
+            TableScan scan = icebergTable.newScan().useSnapshot(table.snapshotId().get()).planWith(executor);
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executor, ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
+        }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
         }

@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
@@ -13,7 +14,11 @@ import org.apache.iceberg.io.CloseableIterator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -40,6 +45,9 @@ public class QbeastSplitSource
     private CloseableIterator<FileScanTask> fileIterator;
     private Iterator<FileScanTask> pieces = ImmutableList.<FileScanTask>of().iterator();
     private volatile boolean finished;
+    // an optimize's scan: the files to read, and those read so far (handed to finishTableExecute)
+    private final Optional<Set<String>> optimizeFiles;
+    private final List<Object> scannedFiles = new ArrayList<>();
 
     public QbeastSplitSource(TableScan scan, Executor executor)
     {
@@ -52,6 +60,18 @@ public class QbeastSplitSource
      */
     public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter)
     {
+        this(scan, executor, pruner, predicate, dynamicFilter, Optional.empty());
+    }
+
+    /** The scan of an optimize: every row of exactly {@code files} (a subset of the scan's files). */
+    public static QbeastSplitSource forOptimize(TableScan scan, Executor executor, Set<String> files)
+    {
+        return new QbeastSplitSource(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY, Optional.of(ImmutableSet.copyOf(files)));
+    }
+
+    private QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, Optional<Set<String>> optimizeFiles)
+    {
+        this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
         this.scan = requireNonNull(scan, "scan is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.pruner = pruner;
@@ -84,6 +104,12 @@ public class QbeastSplitSource
                     break;
                 }
                 FileScanTask task = fileIterator.next();
+                if (optimizeFiles.isPresent()) {
+                    if (!optimizeFiles.get().contains(task.file().location())) {
+                        continue;
+                    }
+                    scannedFiles.add(task.file().location());
+                }
                 if (pruner != null && !pruner.mayContain(task.file())) {
                     prunedFiles++;
                     continue;
@@ -106,6 +132,12 @@ public class QbeastSplitSource
         long fileSize = task.file().fileSizeInBytes();
         double weight = Math.min(1.0, Math.max((double) task.length() / TARGET_SPLIT_SIZE, 0.01));
         return new QbeastSplit(task.file().location(), task.start(), task.length(), fileSize, task.file().recordCount(), SplitWeight.fromProportion(weight));
+    }
+
+    @Override
+    public synchronized Optional<List<Object>> getTableExecuteSplitsInfo()
+    {
+        return optimizeFiles.map(_ -> ImmutableList.copyOf(scannedFiles));
     }
 
     @Override

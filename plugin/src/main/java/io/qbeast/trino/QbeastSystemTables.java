@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
+import io.airlift.json.JsonCodec;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.index.CubeId;
@@ -25,7 +26,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -38,6 +41,7 @@ final class QbeastSystemTables
 {
     static final String FILES = "files";
     static final String REVISIONS = "revisions";
+    static final String SNAPSHOTS = "snapshots";
 
     private QbeastSystemTables() {}
 
@@ -46,6 +50,7 @@ final class QbeastSystemTables
         return switch (kind) {
             case FILES -> Optional.of(files(table, name));
             case REVISIONS -> Optional.of(revisions(table, name));
+            case SNAPSHOTS -> Optional.of(snapshots(table, name));
             default -> Optional.empty();
         };
     }
@@ -112,6 +117,31 @@ final class QbeastSystemTables
         }
         return new StaticSystemTable(metadata, rows);
     }
+
+    /** {@code "t$snapshots"}: the table's snapshots, oldest first, with their summaries (optimize reports under {@code qbeast.optimize.*}) as a JSON object. */
+    private static SystemTable snapshots(Table table, SchemaTableName name)
+    {
+        ConnectorTableMetadata metadata = new ConnectorTableMetadata(name, ImmutableList.of(
+                new ColumnMetadata("snapshot_id", BIGINT),
+                new ColumnMetadata("parent_id", BIGINT),
+                new ColumnMetadata("sequence_number", BIGINT),
+                new ColumnMetadata("committed_at_millis", BIGINT),
+                new ColumnMetadata("operation", VARCHAR),
+                new ColumnMetadata("summary", VARCHAR)));
+        List<Object[]> rows = new ArrayList<>();
+        for (Snapshot snapshot : table.snapshots()) {
+            rows.add(new Object[] {
+                    snapshot.snapshotId(),
+                    snapshot.parentId(),
+                    snapshot.sequenceNumber(),
+                    snapshot.timestampMillis(),
+                    snapshot.operation(),
+                    SUMMARY_CODEC.toJson(new TreeMap<>(snapshot.summary()))});
+        }
+        return new StaticSystemTable(metadata, rows);
+    }
+
+    private static final JsonCodec<Map<String, String>> SUMMARY_CODEC = JsonCodec.mapJsonCodec(String.class, String.class);
 
     private record StaticSystemTable(ConnectorTableMetadata metadata, List<Object[]> rows)
             implements SystemTable
