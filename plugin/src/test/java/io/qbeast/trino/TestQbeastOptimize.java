@@ -14,6 +14,16 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.type.Type;
+import io.trino.parquet.writer.ParquetWriterOptions;
+import io.qbeast.trino.parquet.QbeastParquetFileWriter;
+import io.qbeast.trino.parquet.WrittenFile;
+import io.airlift.slice.Slices;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.parquet.format.CompressionCodec;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
@@ -41,10 +51,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.time.LocalDate;
 
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -270,7 +290,89 @@ class TestQbeastOptimize
         assertThat(filesBefore).isNotEmpty();
     }
 
+    @Test
+    void testOptimizeIndexesUnindexedFiles()
+    {
+        String table = "opt_unindexed";
+        assertUpdate("CREATE TABLE " + table + " WITH (indexed_columns = ARRAY['custkey', 'totalprice'], cube_size = " + CUBE_SIZE + ") AS " + ORDERS + " WHERE orderkey % 2 = 0", count("orderkey % 2 = 0"));
+        String foreign = "orderkey % 2 = 1 AND orderkey < 20000";
+        appendUnindexedFile(table, foreign);
+        String expected = ORDERS + " WHERE orderkey % 2 = 0 OR (" + foreign + ")";
+        assertSameRows(table, expected);
+        assertQuery("SELECT count(*) FROM \"" + table + "$files\" WHERE revision_id IS NULL", "VALUES 1");
+
+        assertUpdate("ALTER TABLE " + table + " EXECUTE optimize(mode => 'unindexed')");
+
+        assertSameRows(table, expected);
+        assertQuery("SELECT count(*) FROM \"" + table + "$files\" WHERE revision_id IS NULL", "VALUES 0");
+        Map<String, String> summary = tables.table(table).currentSnapshot().summary();
+        assertThat(summary).containsEntry("qbeast.optimize.files-read", "1")
+                .containsEntry("qbeast.optimize.rows", Long.toString(count(foreign)));
+
+        // the re-indexed rows joined kept cubes: fragmented, which the default mode merges
+        assertUpdate("ALTER TABLE " + table + " EXECUTE optimize");
+        assertSameRows(table, expected);
+        assertOneBlockPerCube(table);
+    }
+
+    @Test
+    void testInsertsRacingDistributedOptimizeLoseNothing()
+            throws Exception
+    {
+        String table = "opt_race_distributed";
+        createFromTwentyInserts(table);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE " + table + " EXECUTE optimize(mode => 'all')"));
+            for (int i = 0; i < 3; i++) {
+                assertUpdate("INSERT INTO " + table + " " + ORDERS + " WHERE orderkey < 1000", count("orderkey < 1000"));
+            }
+            // an INSERT never conflicts with an optimize: it succeeds whatever the interleaving
+            optimize.get();
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        String subset = " UNION ALL " + ORDERS + " WHERE orderkey < 1000";
+        assertSameRows(table, ORDERS + subset + subset + subset);
+    }
+
     // ---- helpers ----
+
+    /** Appends a data file as another engine would write it: the table's columns, the index columns null. */
+    private void appendUnindexedFile(String table, String predicate)
+    {
+        Table iceberg = tables.table(table);
+        List<Type> types = ImmutableList.of(BIGINT, BIGINT, DOUBLE, DATE, VARCHAR, INTEGER, VARBINARY);
+        assertThat(iceberg.schema().columns()).hasSize(types.size());
+        List<MaterializedRow> rows = computeActual(ORDERS + " WHERE " + predicate).getMaterializedRows();
+        BlockBuilder[] builders = types.stream().map(type -> type.createBlockBuilder(null, rows.size())).toArray(BlockBuilder[]::new);
+        for (MaterializedRow row : rows) {
+            BIGINT.writeLong(builders[0], (Long) row.getField(0));
+            BIGINT.writeLong(builders[1], (Long) row.getField(1));
+            DOUBLE.writeDouble(builders[2], (Double) row.getField(2));
+            DATE.writeLong(builders[3], ((LocalDate) row.getField(3)).toEpochDay());
+            VARCHAR.writeSlice(builders[4], Slices.utf8Slice((String) row.getField(4)));
+            builders[5].appendNull();
+            builders[6].appendNull();
+        }
+        Block[] blocks = new Block[builders.length];
+        for (int i = 0; i < builders.length; i++) {
+            blocks[i] = builders[i].build();
+        }
+        Location location = Location.of(iceberg.location() + "/data/other-engine-" + UUID.randomUUID() + ".parquet");
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(tables.fileSystem(), location, iceberg.schema(), types, ParquetWriterOptions.builder().build(), CompressionCodec.SNAPPY, iceberg.properties());
+        writer.appendPage(new Page(rows.size(), blocks));
+        WrittenFile file = writer.commit();
+        iceberg.newFastAppend()
+                .appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+                        .withPath(file.path())
+                        .withFormat(FileFormat.PARQUET)
+                        .withFileSizeInBytes(file.fileSizeInBytes())
+                        .withMetrics(file.metrics().toIcebergMetrics())
+                        .build())
+                .commit();
+    }
 
     /** orders in 20 INSERTs (each spread over the writers of all nodes): many trees, many blocks per cube. */
     private void createFromTwentyInserts(String table)
