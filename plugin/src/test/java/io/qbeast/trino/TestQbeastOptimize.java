@@ -3,47 +3,48 @@ package io.qbeast.trino;
 import com.google.common.collect.HashMultiset;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.Multiset;
+import io.airlift.slice.Slices;
 import io.qbeast.index.BatchIndexer;
 import io.qbeast.index.CubeId;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.qbeast.trino.parquet.QbeastParquetFileWriter;
+import io.qbeast.trino.parquet.WrittenFile;
 import io.trino.execution.QueryStats;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.operator.OperatorStats;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
-import io.trino.spi.type.Type;
-import io.trino.parquet.writer.ParquetWriterOptions;
-import io.qbeast.trino.parquet.QbeastParquetFileWriter;
-import io.qbeast.trino.parquet.WrittenFile;
-import io.airlift.slice.Slices;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.parquet.format.CompressionCodec;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.Type;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import io.trino.testing.TestingConnectorSession;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
+import org.apache.parquet.format.CompressionCodec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,7 +56,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.time.LocalDate;
 
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
@@ -242,6 +242,8 @@ class TestQbeastOptimize
                 .hasErrorCode(INVALID_PROCEDURE_ARGUMENT)
                 .hasMessageContaining("'mode'");
         assertQueryFails("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => 'no_such_table')", ".*no_such_table.*");
+        // a WHERE that is not a domain of columns cannot select files
+        assertQueryFails("ALTER TABLE " + table + " EXECUTE optimize WHERE custkey + orderkey > 5", ".*WHERE expression.*");
     }
 
     @Test
