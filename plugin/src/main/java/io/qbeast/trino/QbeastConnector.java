@@ -12,6 +12,7 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -33,6 +34,7 @@ public class QbeastConnector
     private final ConnectorPageSinkProvider pageSinkProvider;
     private final QbeastTablePropertyMetadata tableProperties;
     private final QbeastWriterStats writerStats;
+    private final Set<Procedure> procedures;
 
     @Inject
     public QbeastConnector(
@@ -42,7 +44,8 @@ public class QbeastConnector
             ConnectorPageSourceProvider pageSourceProvider,
             ConnectorPageSinkProvider pageSinkProvider,
             QbeastTablePropertyMetadata tableProperties,
-            QbeastWriterStats writerStats)
+            QbeastWriterStats writerStats,
+            Set<Procedure> procedures)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -51,6 +54,7 @@ public class QbeastConnector
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
         this.writerStats = requireNonNull(writerStats, "writerStats is null");
+        this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
     }
 
     @Override
@@ -91,6 +95,12 @@ public class QbeastConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return tableProperties.getTableProperties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
     }
 
     @Override
