@@ -138,6 +138,11 @@ class TestQbeastConvertTable
         assertThat(index.unindexedFiles()).isEqualTo(3);
         assertThat(index.unindexedRows()).isEqualTo(source.size());
         assertThat(index.factsByRevision()).isEmpty();
+        // the metadata tables and statistics work on the adopted files
+        assertThat(computeActual("SELECT path, record_count FROM \"plain_orders$files\" WHERE revision_id IS NULL AND min_cube IS NULL").getRowCount()).isEqualTo(3);
+        assertThat(computeActual("SELECT * FROM \"plain_orders$revisions\"").getRowCount()).isZero();
+        MaterializedResult stats = computeActual("SHOW STATS FOR plain_orders");
+        assertThat(stats.getMaterializedRows().getLast().getField(4)).isEqualTo((double) source.size());
 
         for (String query : QUERIES) {
             assertThat(computeActual(query.formatted(name)).getMaterializedRows())
