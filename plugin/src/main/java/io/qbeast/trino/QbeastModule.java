@@ -52,5 +52,6 @@ public class QbeastModule
         binder.bind(OptimizeProcedure.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(OptimizeProcedure.class).in(Scopes.SINGLETON);
         newSetBinder(binder, TableProcedureMetadata.class).addBinding().toInstance(QbeastOptimize.tableProcedure());
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(ConvertTableProcedure.class).in(Scopes.SINGLETON);
     }
 }

@@ -13,11 +13,14 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import jakarta.annotation.PreDestroy;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Stream;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static java.util.Objects.requireNonNull;
@@ -54,21 +57,38 @@ public class QbeastSplitManager
                 return new FixedSplitSource(List.of(), List.of());
             }
             Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
-            TableScan scan = icebergTable.newScan().useSnapshot(table.snapshotId().get()).planWith(executor);
+            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executor);
             return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executor, ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
         }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
         }
         Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
-        TableScan scan = icebergTable.newScan()
-                .useSnapshot(table.snapshotId().get())
+        TableScan scan = snapshotScan(icebergTable, table.snapshotId().get());
+        Schema scanSchema = scan.schema();
+        scan = scan
                 .filter(ExpressionConverter.toIcebergExpression(table.predicate()))
-                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads
-                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
+                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads;
+                // a plain Iceberg table (not converted yet) has no index columns
+                .includeColumnStats(Stream.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN)
+                        .filter(column -> scanSchema.findField(column) != null)
+                        .toList())
                 .planWith(executor);
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), icebergTable.properties(), table.predicate(), table.weightUpperBound());
         return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter), classLoader);
+    }
+
+    // useSnapshot binds the scan to the snapshot's own schema: when the snapshot is the current
+    // one, scan with the current schema instead, which may be newer (a converted table's index
+    // columns were added without a new snapshot)
+    private static TableScan snapshotScan(Table icebergTable, long snapshotId)
+    {
+        Snapshot current = icebergTable.currentSnapshot();
+        TableScan scan = icebergTable.newScan();
+        if (current == null || current.snapshotId() != snapshotId) {
+            scan = scan.useSnapshot(snapshotId);
+        }
+        return scan;
     }
 
     @PreDestroy

@@ -71,8 +71,10 @@ final class QbeastSystemTables
         Types.NestedField cube = table.schema().findField(QbeastTableProperties.CUBE_COLUMN);
         Types.NestedField weight = table.schema().findField(QbeastTableProperties.WEIGHT_COLUMN);
         if (snapshot != null) {
-            try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId())
-                    .includeColumnStats(List.of(QbeastTableProperties.CUBE_COLUMN, QbeastTableProperties.WEIGHT_COLUMN))
+            // the current snapshot with the current schema (useSnapshot would bind to the snapshot's schema,
+            // which lacks the index columns when a conversion added them after the snapshot)
+            try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                    .includeColumnStats(cube == null || weight == null ? List.of() : List.of(QbeastTableProperties.CUBE_COLUMN, QbeastTableProperties.WEIGHT_COLUMN))
                     .planFiles()) {
                 for (FileScanTask task : tasks) {
                     DataFile file = task.file();
