@@ -6,6 +6,7 @@ import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -55,6 +56,6 @@ public record QbeastTableExecuteHandle(
     @Override
     public String toString()
     {
-        return "optimize " + schemaName + "." + tableName + " mode " + mode.name().toLowerCase(java.util.Locale.ENGLISH) + revision.map(id -> " revision " + id).orElse("");
+        return "optimize " + schemaName + "." + tableName + " mode " + mode.name().toLowerCase(Locale.ENGLISH) + revision.map(id -> " revision " + id).orElse("");
     }
 }

@@ -67,6 +67,7 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code ALTER TABLE ... EXECUTE optimize} and {@code CALL system.optimize}: rows are the same
@@ -243,7 +244,9 @@ class TestQbeastOptimize
                 .hasMessageContaining("'mode'");
         assertQueryFails("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => 'no_such_table')", ".*no_such_table.*");
         // a WHERE that is not a domain of columns cannot select files
-        assertQueryFails("ALTER TABLE " + table + " EXECUTE optimize WHERE custkey + orderkey > 5", ".*WHERE expression.*");
+        // (the engine's plan check refuses it: not a TrinoException)
+        assertThatThrownBy(() -> computeActual("ALTER TABLE " + table + " EXECUTE optimize WHERE custkey + orderkey > 5"))
+                .hasMessageContaining("WHERE expression");
     }
 
     @Test
