@@ -164,12 +164,6 @@ class TestQbeastConvertTable
         // every file contributes (derived weights are uniform per row, not per file)
         assertThat(computeScalar("SELECT count(DISTINCT year(orderdate)) FROM plain_orders TABLESAMPLE SYSTEM (10)")).isEqualTo(7L);
 
-        // ---- OPTIMIZE GOES HERE (the optimize engineer's part; not faked) ----
-        // After `ALTER TABLE plain_orders EXECUTE optimize` (or CALL qbeast.system.optimize) exists:
-        //   run it, then assert: every QUERIES answer equals `before`; snapshotIndex(...).unindexedFiles() == 0;
-        //   SELECT count(*) WHERE _qbeast_weight IS NULL == 0; TABLESAMPLE still within bounds.
-        // ---- end of the optimize step ----
-
         // later INSERTs cluster: the new rows land in indexed files (a revision is chosen), the old files stay as they are
         String shifted = "SELECT orderkey + 1000000, custkey, orderstatus, totalprice, orderdate, clerk FROM tpch.tiny.orders";
         assertUpdate("INSERT INTO plain_orders " + shifted, source.size());
@@ -214,6 +208,23 @@ class TestQbeastConvertTable
             throw new UncheckedIOException(e);
         }
         assertThat(icebergRows).isEqualTo(2L * source.size());
+
+        // optimize indexes the adopted files into the tree of the inserted ones: nothing unindexed is
+        // left, every row has a weight and a cube, and every answer stays the same
+        assertUpdate("ALTER TABLE plain_orders EXECUTE optimize(mode => 'unindexed')");
+        assertThat(snapshotIndex(tables.table(name)).unindexedFiles()).isZero();
+        assertThat(computeScalar("SELECT count(*) FROM plain_orders WHERE _qbeast_weight IS NULL OR _qbeast_cube IS NULL")).isEqualTo(0L);
+        assertThat(computeActual("SELECT %s FROM plain_orders".formatted(ORDERS_COLUMNS)).getMaterializedRows())
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM " + union).getMaterializedRows());
+        for (String query : QUERIES.subList(1, QUERIES.size())) {
+            assertThat(computeActual(query.formatted(name)).getMaterializedRows())
+                    .as("after optimize: " + query)
+                    .containsExactlyInAnyOrderElementsOf(computeActual(query.formatted(union + " u")).getMaterializedRows());
+        }
+        // the old rows are now pruned by cube region too
+        String oldNarrow = "SELECT count(*) FROM plain_orders WHERE orderkey < 1000000 AND orderdate BETWEEN DATE '1992-01-01' AND DATE '1992-02-15' AND totalprice < 50000";
+        assertThat(computeScalar(oldNarrow)).isEqualTo(computeScalar("SELECT count(*) FROM tpch.tiny.orders WHERE orderdate BETWEEN DATE '1992-01-01' AND DATE '1992-02-15' AND totalprice < 50000"));
+        assertThat(physicalInputPositions(oldNarrow)).isLessThan(source.size() * 2 / 3);
     }
 
     @Test

@@ -146,12 +146,6 @@ public class TestConvertIcebergTable
         assertThat(sql.query("SELECT orderkey FROM %s TABLESAMPLE SYSTEM (10) ORDER BY orderkey".formatted(qbeastTable))).isEqualTo(sample);
         assertThat(sql.single("SELECT count(*) FROM (SELECT orderkey FROM %s TABLESAMPLE SYSTEM (10) EXCEPT SELECT orderkey FROM %s)".formatted(qbeastTable, TPCH_ORDERS))).isEqualTo(0L);
 
-        // ---- OPTIMIZE GOES HERE (the optimize engineer's part; not faked) ----
-        // Once optimize exists: sql.execute("ALTER TABLE qbeast.adopt.orders EXECUTE optimize") (or
-        // CALL qbeast.system.optimize), then assert every QUERIES answer through both catalogs equals
-        // `before`, and SELECT count(*) FROM iceberg.adopt.orders WHERE _qbeast_weight IS NULL = 0.
-        // ---- end of the optimize step ----
-
         // INSERT through qbeast clusters the new rows; the stock connector reads old and new
         String shifted = "SELECT orderkey + 1000000 AS orderkey, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment FROM " + TPCH_ORDERS;
         assertThat(sql.update("INSERT INTO %s %s".formatted(qbeastTable, shifted))).isEqualTo(15000L);
@@ -174,6 +168,17 @@ public class TestConvertIcebergTable
         assertThat(sql.query("SELECT count(*), sum(orderkey) FROM " + qbeastTable)).isEqualTo(sql.query("SELECT count(*), sum(orderkey) FROM " + icebergTable));
         long sampled = (long) sql.single("SELECT count(*) FROM %s TABLESAMPLE SYSTEM (10)".formatted(qbeastTable));
         assertThat(sampled).isBetween(2400L, 3700L);
+
+        // optimize indexes every unindexed file (the adopted ones and the stock connector's insert):
+        // both catalogs still answer the same, and no row is left without a weight
+        List<List<Object>> beforeOptimize = sql.query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS decimal(12, 2))) FROM " + icebergTable);
+        sql.execute("ALTER TABLE %s EXECUTE optimize(mode => 'unindexed')".formatted(qbeastTable));
+        assertThat(sql.query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS decimal(12, 2))) FROM " + qbeastTable)).isEqualTo(beforeOptimize);
+        assertThat(sql.query("SELECT count(*), sum(orderkey), sum(CAST(totalprice AS decimal(12, 2))) FROM " + icebergTable)).isEqualTo(beforeOptimize);
+        assertThat(sql.single("SELECT count(*) FROM %s WHERE _qbeast_weight IS NULL".formatted(icebergTable))).isEqualTo(0L);
+        for (String query : QUERIES) {
+            assertThat(sql.query(query.formatted(icebergTable))).as("iceberg after optimize: " + query).isEqualTo(sql.query(query.formatted(qbeastTable)));
+        }
 
         // converting twice is refused
         assertThatThrownBy(() -> sql.execute("CALL qbeast.system.convert_table('adopt', 'orders', ARRAY['orderkey'])"))
