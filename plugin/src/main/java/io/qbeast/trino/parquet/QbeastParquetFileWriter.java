@@ -100,6 +100,15 @@ public final class QbeastParquetFileWriter
                 Optional.empty());
     }
 
+    /**
+     * Whether a footer's {@code created_by} names this writer, whose files hold their rows in
+     * ascending {@code _qbeast_weight} (so a reader may stop at the first weight past a bound).
+     */
+    public static boolean isQbeastFile(Optional<String> createdBy)
+    {
+        return createdBy.map(value -> value.startsWith("parquet-mr-trino version " + WRITER_VERSION + " ")).orElse(false);
+    }
+
     public Location location()
     {
         return location;
