@@ -388,7 +388,7 @@ public class QbeastPageSink
         Location location = dataLocation.appendPath(queryId + "-" + UUID.randomUUID() + ".parquet");
         createdFiles.add(location);
         int rows = end - start;
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, fileWriterOptions(rows, avgRowBytes), compressionCodec, handle.storageProperties());
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, fileWriterOptions(rows, avgRowBytes), compressionCodec, handle.storageProperties(), true);
         openWriter = writer;
         byte[] maxCube = rootBytes;
         int pageRows = (int) Math.max(1, Math.min(MAX_OUTPUT_PAGE_ROWS, (memoryBudget / 8) / avgRowBytes));

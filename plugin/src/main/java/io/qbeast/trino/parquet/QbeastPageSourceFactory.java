@@ -243,8 +243,8 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = parquetMetadata.getBlocks(start, length).stream()
                     .filter(block -> start <= block.getStartingPos() && block.getStartingPos() < start + length)
                     .count();
-            // the qbeast writer orders a file's rows by weight: a sample may stop at the first row past its bound
-            boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isQbeastFile(Optional.ofNullable(fileMetadata.getCreatedBy()));
+            // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
+            boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
             return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
