@@ -242,7 +242,7 @@ public class QbeastMetadata
         return new QbeastTableHandle(tableName.getSchemaName(), tableName.getTableName(), snapshotId, TupleDomain.all());
     }
 
-    /** {@code "t$files"} and {@code "t$revisions"}: see {@link QbeastSystemTables}. */
+    /** {@code "t$files"}, {@code "t$revisions"} and {@code "t$cubes"}: see {@link QbeastSystemTables}. */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
@@ -255,7 +255,7 @@ public class QbeastMetadata
         if (table.isEmpty()) {
             return Optional.empty();
         }
-        return QbeastSystemTables.create(table.get(), tableName, name.substring(marker + 1));
+        return QbeastSystemTables.create(table.get(), tableName, name.substring(marker + 1), fileSystem);
     }
 
     @Override

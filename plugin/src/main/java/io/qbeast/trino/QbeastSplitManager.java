@@ -15,10 +15,12 @@ import io.trino.spi.connector.FixedSplitSource;
 import jakarta.annotation.PreDestroy;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.stream.Stream;
 
@@ -75,7 +77,19 @@ public class QbeastSplitManager
                         .toList())
                 .planWith(executor);
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), icebergTable.properties(), table.predicate(), table.weightUpperBound());
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+    }
+
+    private static OptionalLong snapshotFiles(Table table, long snapshotId)
+    {
+        Snapshot snapshot = table.snapshot(snapshotId);
+        String files = snapshot == null ? null : snapshot.summary().get(SnapshotSummary.TOTAL_DATA_FILES_PROP);
+        try {
+            return files == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(files));
+        }
+        catch (NumberFormatException _) {
+            return OptionalLong.empty();
+        }
     }
 
     // useSnapshot binds the scan to the snapshot's own schema: when the snapshot is the current
