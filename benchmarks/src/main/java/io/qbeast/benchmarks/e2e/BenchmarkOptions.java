@@ -14,7 +14,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Command line of {@code benchmarks/run}:
  * {@code [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N]
- * [--output DIR] [--date YYYY-MM-DD] [--scale-sizes 0.1,0.3,1] [--heap 6G]}.
+ * [--output DIR] [--date YYYY-MM-DD] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N]
+ * [--heap 6G]}.
  */
 public record BenchmarkOptions(
         double scale,
@@ -24,10 +25,11 @@ public record BenchmarkOptions(
         Path output,
         String date,
         List<Double> scaleSizes,
+        double seriesScale,
         String heap,
         int planningFiles)
 {
-    public static final List<String> ALL_SUITES = List.of("write", "query", "sample", "scale", "planning");
+    public static final List<String> ALL_SUITES = List.of("write", "query", "sample", "planning", "scale");
 
     public BenchmarkOptions
     {
@@ -55,6 +57,7 @@ public record BenchmarkOptions(
         List<Double> scaleSizes = null;
         String heap = null;
         Integer planningFiles = null;
+        Double seriesScale = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -82,8 +85,9 @@ public record BenchmarkOptions(
                     }
                 }
                 case "--heap" -> heap = value(args, ++i, arg);
+                case "--series-scale" -> seriesScale = Double.parseDouble(value(args, ++i, arg));
                 case "--planning-files" -> planningFiles = Integer.parseInt(value(args, ++i, arg));
-                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--planning-files N] [--heap 6G]".formatted(arg));
+                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N] [--heap 6G]".formatted(arg));
             }
         }
         if (suites.isEmpty()) {
@@ -98,6 +102,7 @@ public record BenchmarkOptions(
                     output != null ? output : repoRoot.resolve("benchmarks/target/smoke-results"),
                     date,
                     scaleSizes != null ? scaleSizes : List.of(0.005, 0.01),
+                    seriesScale != null ? seriesScale : 0.01,
                     heap != null ? heap : "2G",
                     planningFiles != null ? planningFiles : 200);
         }
@@ -109,6 +114,8 @@ public record BenchmarkOptions(
                 output != null ? output : repoRoot.resolve("benchmarks/results"),
                 date,
                 scaleSizes != null ? scaleSizes : List.of(0.1, 0.3, 1.0, 3.0),
+                // the column and cube-size series: 27 writes at the main scale
+                seriesScale != null ? seriesScale : (scale != null ? scale : 1),
                 heap != null ? heap : "6G",
                 planningFiles != null ? planningFiles : 10_000);
     }

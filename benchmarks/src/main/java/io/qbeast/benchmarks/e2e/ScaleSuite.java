@@ -27,7 +27,7 @@ public final class ScaleSuite
             throws SQLException
     {
         BenchmarkOptions options = context.options();
-        String scale = BenchmarkOptions.scaleLabel(options.scale());
+        String scale = BenchmarkOptions.scaleLabel(options.seriesScale());
         List<Integer> columnCounts = List.of(1, 2, 4, 8);
         List<Long> cubeSizes = options.smoke() ? List.of(500L, 5_000L) : List.of(50_000L, 200_000L, 1_000_000L, 5_000_000L);
 
@@ -48,7 +48,7 @@ public final class ScaleSuite
                 measure(context, size, item, ICEBERG, source, "iceberg.%s.x_iceberg".formatted(SCHEMA), "", repetition);
                 measure(context, size, item, QBEAST, source, "qbeast.%s.x_qbeast".formatted(SCHEMA), "WITH (indexed_columns = ARRAY['shipdate', 'partkey'])", repetition);
             }
-            String source = context.stagedLineitem(options.scale());
+            String source = context.stagedLineitem(options.seriesScale());
             Measurement iceberg = measure(context, null, null, ICEBERG, source, "iceberg.%s.x_iceberg".formatted(SCHEMA), "", repetition);
             for (int count : columnCounts) {
                 String item = count + (count == 1 ? " column" : " columns");
@@ -87,6 +87,13 @@ public final class ScaleSuite
             cubeLines.add("%s %s".formatted(item, cubes.ratio(item, QBEAST, "cpu_ms").map(SuiteReport::formatRatio).orElse("—")));
         }
         report.headline("qbeast write CPU ÷ Iceberg by cube size: " + String.join(", ", cubeLines));
+        if (!options.smoke() && !options.scaleSizes().contains(3.0)) {
+            report.note("cut: sf 3 is not in this run's data-size series; `--scale-sizes 0.1,0.3,1,3` (the default) adds it");
+        }
+        if (!options.smoke() && options.seriesScale() < options.scale()) {
+            report.note("cut: the column and cube-size series (27 writes) ran on sf %s instead of sf %s; `--series-scale %s` runs them there"
+                    .formatted(scale, BenchmarkOptions.scaleLabel(options.scale()), BenchmarkOptions.scaleLabel(options.scale())));
+        }
         return report;
     }
 

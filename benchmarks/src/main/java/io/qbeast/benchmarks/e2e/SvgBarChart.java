@@ -19,6 +19,7 @@ final class SvgBarChart
     private static final int TOP = 50;
     private static final int BOTTOM = 110;
     private static final int PLOT_HEIGHT = 300;
+    private static final int LEGEND_SPACING = 230;
 
     private SvgBarChart() {}
 
@@ -28,7 +29,8 @@ final class SvgBarChart
         List<String> variants = table.variants();
         int barWidth = Math.max(6, Math.min(28, 360 / Math.max(1, items.size() * variants.size())));
         int groupWidth = barWidth * variants.size() + 14;
-        int plotWidth = Math.max(360, groupWidth * items.size());
+        // room for three legend entries per line
+        int plotWidth = Math.max(3 * LEGEND_SPACING, groupWidth * items.size());
         int width = LEFT + plotWidth + RIGHT;
         int height = TOP + PLOT_HEIGHT + BOTTOM + 20 * ((variants.size() + 2) / 3);
 
@@ -39,8 +41,10 @@ final class SvgBarChart
                 Optional<Stats> stats = table.stats(item, variant, metric.name());
                 if (stats.isPresent()) {
                     max = Math.max(max, stats.get().max());
-                    if (stats.get().min() > 0) {
-                        minPositive = Math.min(minPositive, stats.get().min());
+                    for (double value : new double[] {stats.get().min(), stats.get().median(), stats.get().max()}) {
+                        if (value > 0) {
+                            minPositive = Math.min(minPositive, value);
+                        }
                     }
                 }
             }
@@ -92,7 +96,7 @@ final class SvgBarChart
         // legend
         int legendY = TOP + PLOT_HEIGHT + BOTTOM - 10;
         for (int v = 0; v < variants.size(); v++) {
-            int x = LEFT + (v % 3) * 220;
+            int x = LEFT + (v % 3) * LEGEND_SPACING;
             int y = legendY + (v / 3) * 18;
             svg.append("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n".formatted(x, y - 10, COLORS[v % COLORS.length]));
             svg.append("<text x=\"%d\" y=\"%d\">%s</text>\n".formatted(x + 16, y, escape(variants.get(v))));

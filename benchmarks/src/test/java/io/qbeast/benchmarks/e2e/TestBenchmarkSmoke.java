@@ -78,9 +78,11 @@ public class TestBenchmarkSmoke
 
         Map<String, Double> sample = medians(output, date, "sample");
         for (String percent : List.of("0.1%", "1%", "10%")) {
-            // BERNOULLI reads everything; qbeast's SYSTEM sample reads less than the whole table
+            // BERNOULLI reads what the unsampled query reads; qbeast's SYSTEM sample less
             assertThat(sample.get(key(percent, "iceberg BERNOULLI", "bytes_fraction"))).isBetween(0.5, 1.5);
             assertThat(sample.get(key(percent, "qbeast SYSTEM", "bytes_fraction"))).isBetween(0.0, 0.9);
+            // the rows the sample is defined as: a real read of the qbeast table
+            assertThat(sample.get(key(percent, "qbeast weight filter", "table_fraction"))).isPositive();
         }
         assertThat(sample.get(key("SYSTEM 10%", SampleSuite.GOAL, "input_bytes"))).isPositive();
         assertThat(sample.get(key("SYSTEM 10%", SampleSuite.QBEAST, "input_bytes"))).isPositive();
