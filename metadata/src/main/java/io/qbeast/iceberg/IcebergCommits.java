@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableMap;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
@@ -72,6 +73,52 @@ public final class IcebergCommits
             Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
             try {
                 apply(transaction, files, newRevisions, summary);
+                transaction.commitTransaction();
+                return;
+            }
+            catch (CommitFailedException e) {
+                lastFailure = e;
+            }
+        }
+        throw lastFailure;
+    }
+
+    /**
+     * Replaces {@code deleted} with {@code added} in one snapshot (an Iceberg {@code RewriteFiles}
+     * validated from {@code startSnapshotId}, the snapshot the rewritten files were read from),
+     * adding {@code newRevisions}. Appends committed since the start snapshot are kept: the
+     * rewrite is re-applied on top of them. A concurrent change that removed one of the deleted
+     * files (another optimize) makes the commit fail.
+     *
+     * @throws org.apache.iceberg.exceptions.ValidationException when a deleted file is gone
+     * @throws CommitFailedException when every attempt lost to a concurrent commit
+     * @throws org.apache.iceberg.exceptions.CommitStateUnknownException when the outcome is unknown
+     */
+    public static void rewrite(Table table, long startSnapshotId, List<DataFile> deleted, List<DataFile> added, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        requireNonNull(table, "table is null");
+        if (deleted.isEmpty()) {
+            throw new IllegalArgumentException("A rewrite deletes at least one file");
+        }
+        TableOperations operations = ((HasTableOperations) table).operations();
+        CommitFailedException lastFailure = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (attempt > 1) {
+                sleepBeforeRetry(attempt);
+                operations.refresh();
+            }
+            Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
+            try {
+                if (!newRevisions.isEmpty()) {
+                    UpdateProperties properties = transaction.updateProperties();
+                    newRevisions.forEach(revision -> properties.set(revisionKey(revision.id()), revision.json()));
+                    properties.commit();
+                }
+                RewriteFiles rewrite = transaction.newRewrite().validateFromSnapshot(startSnapshotId);
+                deleted.forEach(rewrite::deleteFile);
+                added.forEach(rewrite::addFile);
+                summary.forEach(rewrite::set);
+                rewrite.commit();
                 transaction.commitTransaction();
                 return;
             }

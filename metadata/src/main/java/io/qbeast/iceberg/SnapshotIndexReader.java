@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
@@ -46,6 +47,18 @@ public final class SnapshotIndexReader
 
     public static SnapshotIndex read(FileIO io, TableMetadata metadata, long snapshotId)
     {
+        return read(io, metadata, snapshotId, Set.of());
+    }
+
+    /** The index of the snapshot without the files at {@code excludedLocations} (what an optimize keeps). */
+    public static SnapshotIndex read(FileIO io, String metadataLocation, long snapshotId, Set<String> excludedLocations)
+    {
+        return read(io, TableMetadataParser.read(io, metadataLocation), snapshotId, excludedLocations);
+    }
+
+    public static SnapshotIndex read(FileIO io, TableMetadata metadata, long snapshotId, Set<String> excludedLocations)
+    {
+        requireNonNull(excludedLocations, "excludedLocations is null");
         requireNonNull(io, "io is null");
         Snapshot snapshot = metadata.snapshot(snapshotId);
         if (snapshot == null) {
@@ -63,6 +76,9 @@ public final class SnapshotIndexReader
                     CloseableIterator<DataFile> files = reader.iterator()) {
                 while (files.hasNext()) {
                     DataFile file = files.next();
+                    if (!excludedLocations.isEmpty() && excludedLocations.contains(file.location())) {
+                        continue;
+                    }
                     FileFacts facts = cubeField == null || weightField == null ? null : facts(file, cubeField.fieldId(), weightField.fieldId());
                     if (facts == null) {
                         unindexedFiles++;

@@ -7,11 +7,14 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorNodePartitioningProvider;
 import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -33,6 +36,10 @@ public class QbeastConnector
     private final ConnectorPageSinkProvider pageSinkProvider;
     private final QbeastTablePropertyMetadata tableProperties;
     private final QbeastWriterStats writerStats;
+    private final ConnectorNodePartitioningProvider nodePartitioningProvider;
+    private final Set<Procedure> procedures;
+    private final Set<TableProcedureMetadata> tableProcedures;
+    private final OptimizeProcedure optimizeProcedure;
 
     @Inject
     public QbeastConnector(
@@ -42,7 +49,11 @@ public class QbeastConnector
             ConnectorPageSourceProvider pageSourceProvider,
             ConnectorPageSinkProvider pageSinkProvider,
             QbeastTablePropertyMetadata tableProperties,
-            QbeastWriterStats writerStats)
+            QbeastWriterStats writerStats,
+            ConnectorNodePartitioningProvider nodePartitioningProvider,
+            Set<Procedure> procedures,
+            Set<TableProcedureMetadata> tableProcedures,
+            OptimizeProcedure optimizeProcedure)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -51,6 +62,10 @@ public class QbeastConnector
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
         this.writerStats = requireNonNull(writerStats, "writerStats is null");
+        this.nodePartitioningProvider = requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null");
+        this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
+        this.tableProcedures = ImmutableSet.copyOf(requireNonNull(tableProcedures, "tableProcedures is null"));
+        this.optimizeProcedure = requireNonNull(optimizeProcedure, "optimizeProcedure is null");
     }
 
     @Override
@@ -85,6 +100,30 @@ public class QbeastConnector
     public ConnectorPageSinkProvider getPageSinkProvider()
     {
         return pageSinkProvider;
+    }
+
+    @Override
+    public ConnectorNodePartitioningProvider getNodePartitioningProvider()
+    {
+        return nodePartitioningProvider;
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
+    }
+
+    @Override
+    public Set<TableProcedureMetadata> getTableProcedures()
+    {
+        return tableProcedures;
+    }
+
+    /** The optimize core, for tests that interleave it with other writes. */
+    public OptimizeProcedure getOptimizeProcedure()
+    {
+        return optimizeProcedure;
     }
 
     @Override

@@ -80,24 +80,41 @@ public final class QbeastFilePruner
         }
     }
 
+    /** Why a file is kept or dropped. */
+    public enum Verdict
+    {
+        KEEP,
+        /** the predicate is NONE, or the sample is empty */
+        EMPTY_SCAN,
+        /** its lightest row is not in the sample */
+        SAMPLE,
+        /** its rollup root's region misses the predicate */
+        REGION,
+    }
+
     public boolean mayContain(DataFile file)
     {
+        return check(file) == Verdict.KEEP;
+    }
+
+    public Verdict check(DataFile file)
+    {
         if (predicate.isNone() || weightBound <= Weight.NONE) {
-            return false;
+            return Verdict.EMPTY_SCAN;
         }
         if (cubeFieldId < 0 || weightFieldId < 0) {
-            return true;
+            return Verdict.KEEP;
         }
         FileFacts facts = SnapshotIndexReader.facts(file, cubeFieldId, weightFieldId);
         if (facts == null) {
             // no index bounds: rows get derived weights in the Parquet layer, never prune on them
-            return true;
+            return Verdict.KEEP;
         }
         if (facts.minWeight() >= weightBound) {
-            return false;
+            return Verdict.SAMPLE;
         }
         Optional<QuerySpace> space = spaces.computeIfAbsent(SnapshotIndexReader.revisionId(facts.minCube()), this::space);
-        return space.map(querySpace -> querySpace.mayContainFile(facts)).orElse(true);
+        return space.map(querySpace -> querySpace.mayContainFile(facts)).orElse(true) ? Verdict.KEEP : Verdict.REGION;
     }
 
     private Optional<QuerySpace> space(long revisionId)

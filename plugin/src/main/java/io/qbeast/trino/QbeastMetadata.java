@@ -2,27 +2,33 @@ package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
+import io.qbeast.iceberg.OptimizeSelection;
 import io.qbeast.index.Revision;
 import io.qbeast.iceberg.IcebergCommits;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
 import io.qbeast.iceberg.QbeastTableProperties;
+import io.qbeast.index.Weight;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.spi.TrinoException;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -50,6 +56,7 @@ import io.trino.spi.type.VarbinaryType;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -66,6 +73,8 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
@@ -77,6 +86,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,6 +96,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_COMMIT_ERROR;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_INTERNAL_ERROR;
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static io.qbeast.trino.QbeastTablePropertyMetadata.CUBE_SIZE;
 import static io.qbeast.trino.QbeastTablePropertyMetadata.INDEXED_COLUMNS;
@@ -231,7 +242,7 @@ public class QbeastMetadata
         return new QbeastTableHandle(tableName.getSchemaName(), tableName.getTableName(), snapshotId, TupleDomain.all());
     }
 
-    /** {@code "t$files"} and {@code "t$revisions"}: see {@link QbeastSystemTables}. */
+    /** {@code "t$files"}, {@code "t$revisions"} and {@code "t$cubes"}: see {@link QbeastSystemTables}. */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
@@ -244,7 +255,7 @@ public class QbeastMetadata
         if (table.isEmpty()) {
             return Optional.empty();
         }
-        return QbeastSystemTables.create(table.get(), tableName, name.substring(marker + 1));
+        return QbeastSystemTables.create(table.get(), tableName, name.substring(marker + 1), fileSystem);
     }
 
     @Override
@@ -564,6 +575,205 @@ public class QbeastMetadata
                 log.warn(e, "Dropped table %s, but failed to delete its directory %s", name, location);
             }
         }
+    }
+
+    // ---- optimize (ALTER TABLE ... EXECUTE optimize, CALL system.optimize) ----
+
+    @Override
+    public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
+    {
+        if (!procedureName.equals(QbeastOptimize.PROCEDURE_NAME)) {
+            throw new TrinoException(NOT_SUPPORTED, "Unknown table procedure: " + procedureName);
+        }
+        checkNoRetries(retryMode);
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        Table table = getIcebergTable(handle.schemaTableName());
+        if (!QbeastTableProperties.isQbeastTable(table.properties())) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables can be optimized".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
+        }
+        OptimizeSelection.Mode mode = QbeastOptimize.parseMode((String) executeProperties.get(QbeastOptimize.MODE));
+        Optional<Long> revision = Optional.ofNullable((Long) executeProperties.get(QbeastOptimize.REVISION));
+        QbeastOptimize.validateRevision(mode, revision, QbeastTableProperties.revisionIds(table.properties()));
+        return Optional.of(new QbeastTableExecuteHandle(handle.schemaName(), handle.tableName(), mode, revision, handle.snapshotId(), ImmutableList.of(), Optional.empty()));
+    }
+
+    @Override
+    public Optional<ConnectorTableLayout> getLayoutForTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        // one writer for all rewritten rows: they are indexed together, so each cube gets one block
+        QbeastTableExecuteHandle handle = (QbeastTableExecuteHandle) tableExecuteHandle;
+        String anyColumn = visibleColumns(getIcebergTable(handle.schemaTableName())).getFirst().name();
+        return Optional.of(new ConnectorTableLayout(QbeastPartitioningHandle.SINGLE_WRITER, ImmutableList.of(anyColumn), false));
+    }
+
+    @Override
+    public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
+    {
+        QbeastTableExecuteHandle handle = (QbeastTableExecuteHandle) tableExecuteHandle;
+        QbeastTableHandle source = (QbeastTableHandle) updatedSourceTableHandle;
+        if (source.isSampled()) {
+            throw new TrinoException(NOT_SUPPORTED, "Optimize does not accept a sample");
+        }
+        Table table = getIcebergTable(handle.schemaTableName());
+        List<String> files = selectOptimizeFiles(table, handle, source).stream()
+                .map(DataFile::location)
+                .collect(toImmutableList());
+        Map<String, String> properties = table.properties();
+        Optional<String> revisionJson;
+        try {
+            revisionJson = QbeastTableProperties.currentRevisionJson(properties);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Invalid qbeast properties of table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        String dataLocation = dataLocation(table);
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation), Optional.empty(), Optional.empty()));
+        String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
+        QbeastWritableTableHandle write = new QbeastWritableTableHandle(
+                handle.schemaName(),
+                handle.tableName(),
+                SchemaParser.toJson(table.schema()),
+                visibleColumns(table),
+                dataLocation,
+                source.snapshotId().map(_ -> metadataLocation),
+                source.snapshotId(),
+                revisionJson,
+                QbeastTableProperties.indexedColumns(properties),
+                QbeastTableProperties.cubeSize(properties).orElse(config.getDefaultCubeSize()),
+                storageProperties(properties),
+                Optional.empty());
+        return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
+    }
+
+    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
+    private static List<DataFile> selectOptimizeFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source)
+    {
+        if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
+            return ImmutableList.of();
+        }
+        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), table.properties(), source.predicate(), Weight.ALL);
+        List<DataFile> candidates = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .useSnapshot(source.snapshotId().get())
+                .filter(ExpressionConverter.toIcebergExpression(source.predicate()))
+                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                if (pruner.mayContain(task.file())) {
+                    candidates.add(task.file());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to plan the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        OptionalLong newestRevision = QbeastTableProperties.currentRevisionJson(table.properties())
+                .map(json -> OptionalLong.of(Revision.fromJson(json).id()))
+                .orElse(OptionalLong.empty());
+        Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
+        Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
+        return OptimizeSelection.select(
+                handle.mode(),
+                handle.revision().map(OptionalLong::of).orElse(OptionalLong.empty()),
+                newestRevision,
+                candidates,
+                cube == null ? -1 : cube.fieldId(),
+                weight == null ? -1 : weight.fieldId());
+    }
+
+    @Override
+    public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitsInfo)
+    {
+        List<String> scanned = splitsInfo.stream().map(String.class::cast).distinct().collect(toImmutableList());
+        finishOptimize(session, (QbeastTableExecuteHandle) tableExecuteHandle, scanned, fragments);
+    }
+
+    /**
+     * Commits an optimize: one Iceberg {@code RewriteFiles} replacing the {@code scanned} files with
+     * the files in {@code fragments}, validated from the start snapshot; nothing when nothing was
+     * scanned. The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
+     */
+    public OptimizeReport finishOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, List<String> scanned, Collection<Slice> fragments)
+    {
+        requirePendingWrite();
+        List<CommitTaskData> tasks = decode(fragments);
+        if (scanned.isEmpty()) {
+            if (!tasks.isEmpty()) {
+                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s wrote %s files without reading any".formatted(handle.schemaTableName(), tasks.size()));
+            }
+            pendingWrite = null;
+            log.info("Optimize of %s (query %s): nothing to rewrite", handle.schemaTableName(), session.getQueryId());
+            return OptimizeReport.NOTHING;
+        }
+        Set<String> expected = ImmutableSet.copyOf(handle.files());
+        if (!expected.containsAll(scanned)) {
+            throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s read files it did not select".formatted(handle.schemaTableName()));
+        }
+        long startSnapshotId = handle.startSnapshotId().orElseThrow();
+        Table table;
+        try {
+            table = catalog().catalog().loadTable(identifier(handle.schemaTableName()));
+        }
+        catch (NoSuchTableException e) {
+            throw new TableNotFoundException(handle.schemaTableName(), e);
+        }
+        Snapshot start = table.snapshot(startSnapshotId);
+        if (start == null) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s: its start snapshot %s was expired meanwhile; nothing was changed".formatted(handle.schemaTableName(), startSnapshotId));
+        }
+        Set<String> scannedSet = ImmutableSet.copyOf(scanned);
+        List<DataFile> deleted = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> files = table.newScan().useSnapshot(startSnapshotId).planFiles()) {
+            for (FileScanTask task : files) {
+                if (scannedSet.contains(task.file().location())) {
+                    deleted.add(task.file());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s: failed to read snapshot %s: %s".formatted(handle.schemaTableName(), startSnapshotId, e.getMessage()), e);
+        }
+        if (deleted.size() != scannedSet.size()) {
+            throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s read %s files, of which %s are in snapshot %s".formatted(handle.schemaTableName(), scannedSet.size(), deleted.size(), startSnapshotId));
+        }
+        List<DataFile> added = dataFiles(tasks);
+        OptimizeReport report = OptimizeReport.of(
+                handle.mode(),
+                deleted,
+                added,
+                Long.parseLong(start.summary().getOrDefault("total-files-size", "0")),
+                tasks.stream().mapToLong(CommitTaskData::cubes).sum());
+        Map<String, String> summary = ImmutableMap.<String, String>builder()
+                .putAll(snapshotSummary(session))
+                .putAll(report.toSnapshotSummary())
+                .buildOrThrow();
+        try {
+            IcebergCommits.rewrite(table, startSnapshotId, deleted, added, newRevisions(tasks), summary);
+        }
+        catch (ValidationException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s conflicts with a change committed since snapshot %s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(handle.schemaTableName(), startSnapshotId, e.getMessage()), e);
+        }
+        catch (CommitStateUnknownException e) {
+            pendingWrite = null;
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s: the catalog did not confirm the commit; it may or may not have been applied (no rows are lost either way)".formatted(handle.schemaTableName()), e);
+        }
+        catch (CommitFailedException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit the optimize of %s after %s attempts against concurrent writers; nothing was changed: %s".formatted(handle.schemaTableName(), IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        pendingWrite = null;
+        tables.remove(handle.schemaTableName());
+        log.info("Optimize of %s (query %s): %s", handle.schemaTableName(), session.getQueryId(), report);
+        return report;
+    }
+
+    private List<QbeastColumnHandle> visibleColumns(Table table)
+    {
+        return columnHandles(table).stream()
+                .filter(column -> !column.hidden())
+                .collect(toImmutableList());
     }
 
     // ---- pushdown ----

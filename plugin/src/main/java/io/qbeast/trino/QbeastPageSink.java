@@ -6,6 +6,7 @@ import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.airlift.units.DataSize;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.index.BatchIndexer;
 import io.qbeast.index.ColumnProfile;
@@ -41,9 +42,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -79,6 +82,9 @@ public class QbeastPageSink
 {
     private static final Logger log = Logger.get(QbeastPageSink.class);
     private static final int MAX_OUTPUT_PAGE_ROWS = 4096;
+    private static final int MIN_OUTPUT_PAGE_ROWS = 128;
+    static final int ROW_GROUPS_PER_FILE = 8;
+    private static final long MIN_ROW_GROUP_BYTES = 1024 * 1024;
 
     private final QbeastWritableTableHandle handle;
     private final TrinoFileSystem fileSystem;
@@ -383,10 +389,13 @@ public class QbeastPageSink
     {
         Location location = dataLocation.appendPath(queryId + "-" + UUID.randomUUID() + ".parquet");
         createdFiles.add(location);
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties());
+        int rows = end - start;
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, fileWriterOptions(rows, avgRowBytes), compressionCodec, handle.storageProperties(), true);
         openWriter = writer;
         byte[] maxCube = rootBytes;
         int pageRows = (int) Math.max(1, Math.min(MAX_OUTPUT_PAGE_ROWS, (memoryBudget / 8) / avgRowBytes));
+        // the writer closes a row group only between pages: pages small enough for several row groups per file
+        pageRows = Math.min(pageRows, Math.max(MIN_OUTPUT_PAGE_ROWS, (rows + ROW_GROUPS_PER_FILE - 1) / ROW_GROUPS_PER_FILE));
         try {
             int[] pages = new int[pageRows];
             int[] positions = new int[pageRows];
@@ -435,7 +444,7 @@ public class QbeastPageSink
             WrittenFile file = writer.commit();
             openWriter = null;
             file = withCubeLowerBound(file, rootBytes);
-            writtenFiles.add(new CommitTaskData(file, newRevisionJson));
+            writtenFiles.add(new CommitTaskData(file, newRevisionJson, distinctCubes(rowsByGroup, start, end, cubeOfRow)));
             completedBytes += file.fileSizeInBytes();
             stats.recordFile(file.recordCount());
             int minWeight = weights[rowsByGroup[start]];
@@ -449,6 +458,27 @@ public class QbeastPageSink
             }
             throw e;
         }
+    }
+
+    /**
+     * Rows are written in ascending weight, so a sample needs a prefix of each file: cutting the
+     * file into about {@link #ROW_GROUPS_PER_FILE} row groups (trino-parquet closes a row group once
+     * its buffered bytes reach the limit; we estimate from the rows' in-memory size) lets the reader
+     * skip the row groups past the sample's bound by their weight statistics, so a sample reads at
+     * most about one row group more than it needs of each file. Never above the configured limit.
+     */
+    private ParquetWriterOptions fileWriterOptions(int rows, long avgRowBytes)
+    {
+        long perRowGroup = Math.max(MIN_ROW_GROUP_BYTES, rows * avgRowBytes / ROW_GROUPS_PER_FILE);
+        if (perRowGroup >= writerOptions.getMaxRowGroupSize()) {
+            return writerOptions;
+        }
+        return ParquetWriterOptions.builder()
+                .setMaxBlockSize(DataSize.ofBytes(perRowGroup))
+                .setMaxPageSize(DataSize.ofBytes(writerOptions.getMaxPageSize()))
+                .setMaxPageValueCount(writerOptions.getMaxPageValueCount())
+                .setBatchSize(writerOptions.getBatchSize())
+                .build();
     }
 
     /**
@@ -471,6 +501,15 @@ public class QbeastPageSink
                 ImmutableMap.copyOf(lowerBounds),
                 metrics.upperBounds());
         return new WrittenFile(file.path(), file.fileSizeInBytes(), file.recordCount(), adjusted, file.splitOffsets());
+    }
+
+    private static int distinctCubes(int[] rowsByGroup, int start, int end, int[] cubeOfRow)
+    {
+        Set<Integer> cubes = new HashSet<>();
+        for (int i = start; i < end; i++) {
+            cubes.add(cubeOfRow[rowsByGroup[i]]);
+        }
+        return cubes.size();
     }
 
     private static int pageOf(int[] pageStarts, int row)

@@ -2,19 +2,24 @@ package io.qbeast.trino;
 
 import com.google.common.base.Suppliers;
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.airlift.units.DataSize;
 import io.qbeast.iceberg.SnapshotIndex;
+import io.qbeast.iceberg.SnapshotIndexReader;
+import io.qbeast.iceberg.TrinoFileIo;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.writer.ParquetWriterOptions;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSinkId;
 import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
@@ -23,8 +28,10 @@ import org.apache.iceberg.SchemaParser;
 
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static java.util.Objects.requireNonNull;
 
 public class QbeastPageSinkProvider
@@ -69,16 +76,45 @@ public class QbeastPageSinkProvider
         return createPageSink(session, (QbeastWritableTableHandle) insertTableHandle);
     }
 
+    /**
+     * An optimize's sink: an INSERT's sink whose base index is the start snapshot without the
+     * files being rewritten, so the rewritten rows are placed again in the tree that is kept.
+     */
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorPageSinkId pageSinkId)
+    {
+        QbeastTableExecuteHandle execute = (QbeastTableExecuteHandle) tableExecuteHandle;
+        QbeastWritableTableHandle handle = execute.write().orElseThrow(() -> new IllegalStateException("Optimize not begun: " + execute));
+        Set<String> rewritten = ImmutableSet.copyOf(execute.files());
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        return createPageSink(session, handle, fileSystem, () -> {
+            if (handle.metadataLocation().isEmpty()) {
+                return SnapshotIndex.empty();
+            }
+            try {
+                return SnapshotIndexReader.read(new TrinoFileIo(fileSystem), handle.metadataLocation().get(), handle.baseSnapshotId().orElseThrow(), rewritten);
+            }
+            catch (RuntimeException e) {
+                throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to read the index of snapshot %s from %s: %s".formatted(handle.baseSnapshotId().orElseThrow(), handle.metadataLocation().get(), e.getMessage()), e);
+            }
+        });
+    }
+
     private ConnectorPageSink createPageSink(ConnectorSession session, QbeastWritableTableHandle handle)
     {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        return createPageSink(session, handle, fileSystem, () -> handle.metadataLocation().isEmpty()
+                ? SnapshotIndex.empty()
+                : indexStateCache.get(fileSystem, handle.metadataLocation().get(), handle.baseSnapshotId().orElseThrow()));
+    }
+
+    private ConnectorPageSink createPageSink(ConnectorSession session, QbeastWritableTableHandle handle, TrinoFileSystem fileSystem, Supplier<SnapshotIndex> readBaseIndex)
+    {
         Schema schema = SchemaParser.fromJson(handle.schemaJson());
         List<Type> types = schema.columns().stream()
                 .map(field -> TypeConverter.toTrinoType(field.type(), typeManager))
                 .collect(ImmutableList.toImmutableList());
-        Supplier<SnapshotIndex> baseIndex = Suppliers.memoize(() -> handle.metadataLocation().isEmpty()
-                ? SnapshotIndex.empty()
-                : indexStateCache.get(fileSystem, handle.metadataLocation().get(), handle.baseSnapshotId().orElseThrow()));
+        Supplier<SnapshotIndex> baseIndex = Suppliers.memoize(readBaseIndex::get);
         long memoryBudget = config.getWriterBufferSize().toBytes();
         // a row group is buffered whole by the writer: keep it within the writer's half of the budget
         long rowGroupSize = Math.max(64 * 1024, Math.min(MAX_ROW_GROUP_SIZE, memoryBudget / 4));

@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import com.google.inject.Inject;
+import io.airlift.units.DataSize;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -31,7 +33,13 @@ public class QbeastPageSourceProvider
 {
     private final TrinoFileSystemFactory fileSystemFactory;
     private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
-    private final ParquetReaderOptions readerOptions = ParquetReaderOptions.defaultOptions();
+    // qbeast files are cut into several row groups (so a sample reads a weight prefix): a column's
+    // chunks in consecutive row groups are close, and trino-parquet's default 1 MB merge distance would
+    // read the other columns between them; merge only small gaps
+    static final DataSize MAX_MERGE_DISTANCE = DataSize.of(64, KILOBYTE);
+    private final ParquetReaderOptions readerOptions = ParquetReaderOptions.builder()
+            .withMaxMergeDistance(MAX_MERGE_DISTANCE)
+            .build();
 
     @Inject
     public QbeastPageSourceProvider(TrinoFileSystemFactory fileSystemFactory)

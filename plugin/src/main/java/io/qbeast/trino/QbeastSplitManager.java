@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.qbeast.index.Weight;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
@@ -12,11 +13,16 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import jakarta.annotation.PreDestroy;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Stream;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static java.util.Objects.requireNonNull;
@@ -47,18 +53,56 @@ public class QbeastSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (table.optimizeFiles().isPresent()) {
+            // the scan of an optimize: the files it rewrites, whole, recorded for the commit
+            if (table.snapshotId().isEmpty() || table.optimizeFiles().get().isEmpty()) {
+                return new FixedSplitSource(List.of(), List.of());
+            }
+            Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
+            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executor);
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executor, ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
+        }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
         }
         Table icebergTable = transactionManager.get(transaction, session.getIdentity()).getIcebergTable(table.schemaTableName());
-        TableScan scan = icebergTable.newScan()
-                .useSnapshot(table.snapshotId().get())
+        TableScan scan = snapshotScan(icebergTable, table.snapshotId().get());
+        Schema scanSchema = scan.schema();
+        scan = scan
                 .filter(ExpressionConverter.toIcebergExpression(table.predicate()))
-                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads
-                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
+                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads;
+                // a plain Iceberg table (not converted yet) has no index columns
+                .includeColumnStats(Stream.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN)
+                        .filter(column -> scanSchema.findField(column) != null)
+                        .toList())
                 .planWith(executor);
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), icebergTable.properties(), table.predicate(), table.weightUpperBound());
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+    }
+
+    private static OptionalLong snapshotFiles(Table table, long snapshotId)
+    {
+        Snapshot snapshot = table.snapshot(snapshotId);
+        String files = snapshot == null ? null : snapshot.summary().get(SnapshotSummary.TOTAL_DATA_FILES_PROP);
+        try {
+            return files == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(files));
+        }
+        catch (NumberFormatException _) {
+            return OptionalLong.empty();
+        }
+    }
+
+    // useSnapshot binds the scan to the snapshot's own schema: when the snapshot is the current
+    // one, scan with the current schema instead, which may be newer (a converted table's index
+    // columns were added without a new snapshot)
+    private static TableScan snapshotScan(Table icebergTable, long snapshotId)
+    {
+        Snapshot current = icebergTable.currentSnapshot();
+        TableScan scan = icebergTable.newScan();
+        if (current == null || current.snapshotId() != snapshotId) {
+            scan = scan.useSnapshot(snapshotId);
+        }
+        return scan;
     }
 
     @PreDestroy

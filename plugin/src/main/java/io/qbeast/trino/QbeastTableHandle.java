@@ -5,6 +5,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -13,17 +14,22 @@ import static java.util.Objects.requireNonNull;
  * A qbeast table read at one snapshot ({@code snapshotId} empty: the table has no data yet),
  * with the predicate pushed down by {@code applyFilter} (used for file and row-group pruning; the
  * engine still applies it to rows).
+ *
+ * @param optimizeFiles for the scan of an optimize: exactly the data files to read (whole, with
+ * every row), replacing predicate and sample
  */
 public record QbeastTableHandle(
         String schemaName,
         String tableName,
         Optional<Long> snapshotId,
         TupleDomain<QbeastColumnHandle> predicate,
-        double sampleFraction)
+        double sampleFraction,
+        Optional<List<String>> optimizeFiles)
         implements ConnectorTableHandle
 {
     public QbeastTableHandle
     {
+        optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null").map(List::copyOf);
         requireNonNull(schemaName, "schemaName is null");
         requireNonNull(tableName, "tableName is null");
         requireNonNull(snapshotId, "snapshotId is null");
@@ -33,9 +39,20 @@ public record QbeastTableHandle(
         }
     }
 
+    public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate, double sampleFraction)
+    {
+        this(schemaName, tableName, snapshotId, predicate, sampleFraction, Optional.empty());
+    }
+
     public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate)
     {
         this(schemaName, tableName, snapshotId, predicate, 1.0);
+    }
+
+    /** The scan of an optimize: all rows of {@code files}. */
+    public QbeastTableHandle forOptimize(List<String> files)
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), 1.0, Optional.of(files));
     }
 
     /** Whether {@code TABLESAMPLE SYSTEM} was pushed down: only rows with {@code _qbeast_weight < weightUpperBound()} are read. */
@@ -69,7 +86,8 @@ public record QbeastTableHandle(
     public String toString()
     {
         return schemaName + "." + tableName + snapshotId.map(id -> "@" + id).orElse("") +
-                (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(java.util.List.of())) +
-                (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "");
+                (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(List.of())) +
+                (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "") +
+                optimizeFiles.map(files -> " optimize " + files.size() + " files").orElse("");
     }
 }

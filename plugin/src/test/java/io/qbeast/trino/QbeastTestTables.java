@@ -47,6 +47,12 @@ public final class QbeastTestTables
         return catalog.catalog().loadTable(TableIdentifier.of(QbeastQueryRunner.SCHEMA, name));
     }
 
+    /** The Iceberg catalog itself, to create and change tables as another engine would. */
+    public org.apache.iceberg.catalog.Catalog catalog()
+    {
+        return catalog.catalog();
+    }
+
     public TrinoFileSystem fileSystem()
     {
         return fileSystem;

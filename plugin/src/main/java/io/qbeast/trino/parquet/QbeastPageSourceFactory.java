@@ -240,7 +240,12 @@ public final class QbeastPageSourceFactory
             Optional<QbeastParquetPageSource.WeightFilter> weightFilter = sampling
                     ? Optional.of(new QbeastParquetPageSource.WeightFilter(weightChannel, rowNumberChannel, weightUpperBound, fileSeed(inputFile)))
                     : Optional.empty();
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter);
+            long rowGroupsInSplit = parquetMetadata.getBlocks(start, length).stream()
+                    .filter(block -> start <= block.getStartingPos() && block.getStartingPos() < start + length)
+                    .count();
+            // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
+            boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);

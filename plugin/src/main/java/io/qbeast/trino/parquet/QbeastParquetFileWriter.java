@@ -42,6 +42,8 @@ public final class QbeastParquetFileWriter
     private static final int INSTANCE_SIZE = instanceSize(QbeastParquetFileWriter.class);
     // the "created_by" of the files: "parquet-mr-trino version qbeast (build n/a)"
     private static final String WRITER_VERSION = "qbeast";
+    // the same, for files whose rows the caller appended in ascending _qbeast_weight
+    private static final String WEIGHT_ORDERED_WRITER_VERSION = "qbeast-weight-ordered";
 
     private final TrinoFileSystem fileSystem;
     private final Location location;
@@ -59,7 +61,6 @@ public final class QbeastParquetFileWriter
      * @param columnTypes Trino types of the page channels, in the order of {@code schema.columns()}
      * @param tableProperties Iceberg table properties, for the {@code write.metadata.metrics.*} settings
      */
-    @SuppressWarnings("deprecation") // MetricsConfig.fromProperties: the sink has the properties, not the Table
     public QbeastParquetFileWriter(
             TrinoFileSystem fileSystem,
             Location location,
@@ -68,6 +69,24 @@ public final class QbeastParquetFileWriter
             ParquetWriterOptions options,
             CompressionCodec codec,
             Map<String, String> tableProperties)
+    {
+        this(fileSystem, location, schema, columnTypes, options, codec, tableProperties, false);
+    }
+
+    /**
+     * @param weightOrdered the caller appends rows in ascending {@code _qbeast_weight}; recorded in
+     * the footer's {@code created_by}, so readers may stop at the first weight past a sample's bound
+     */
+    @SuppressWarnings("deprecation") // MetricsConfig.fromProperties: the sink has the properties, not the Table
+    public QbeastParquetFileWriter(
+            TrinoFileSystem fileSystem,
+            Location location,
+            Schema schema,
+            List<Type> columnTypes,
+            ParquetWriterOptions options,
+            CompressionCodec codec,
+            Map<String, String> tableProperties,
+            boolean weightOrdered)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.location = requireNonNull(location, "location is null");
@@ -94,10 +113,19 @@ public final class QbeastParquetFileWriter
                 fileSchema.primitiveTypes(),
                 options,
                 codec,
-                WRITER_VERSION,
+                weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION,
                 // INT96 timestamps are never written, so no time zone is needed
                 Optional.empty(),
                 Optional.empty());
+    }
+
+    /**
+     * Whether a footer's {@code created_by} says the file was written by this writer with its rows
+     * in ascending {@code _qbeast_weight} (so a reader may stop at the first weight past a bound).
+     */
+    public static boolean isWeightOrdered(Optional<String> createdBy)
+    {
+        return createdBy.map(value -> value.startsWith("parquet-mr-trino version " + WEIGHT_ORDERED_WRITER_VERSION + " ")).orElse(false);
     }
 
     public Location location()

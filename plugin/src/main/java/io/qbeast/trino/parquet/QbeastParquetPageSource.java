@@ -1,8 +1,10 @@
 package io.qbeast.trino.parquet;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.reader.ParquetReader;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -45,6 +47,9 @@ public final class QbeastParquetPageSource
         implements ConnectorPageSource
 {
     private static final long INSTANCE_SIZE = instanceSize(QbeastParquetPageSource.class);
+    public static final String ROW_GROUPS_SKIPPED = "qbeast_row_groups_skipped";
+    public static final String ROWS_DROPPED_BY_WEIGHT = "qbeast_rows_dropped_by_weight";
+    public static final String SPLITS_STOPPED_AT_BOUND = "qbeast_splits_stopped_at_weight_bound";
 
     private final ParquetReader reader;
     // for each output channel, its reader channel, or -1 for a column missing in the file
@@ -52,10 +57,15 @@ public final class QbeastParquetPageSource
     private final Block[] missingColumnValues;
     private final Optional<WeightFilter> weightFilter;
 
-    private long completedPositions;
-    private boolean closed;
-
     private final Optional<RowFilter> rowFilter;
+    // rows are in ascending stored weight (files of the qbeast writer): the first weight at or past the bound ends the split
+    private final boolean sortedByWeight;
+    private final long rowGroupsSkipped;
+
+    private long completedPositions;
+    private long rowsDroppedByWeight;
+    private boolean pastWeightBound;
+    private boolean closed;
 
     /**
      * @param weightFilter where the weight and row-number channels are, when sampling
@@ -67,6 +77,17 @@ public final class QbeastParquetPageSource
 
     QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter)
     {
+        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, rowFilter, false, 0);
+    }
+
+    /**
+     * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
+     * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}
+     */
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, boolean sortedByWeight, long rowGroupsSkipped)
+    {
+        this.sortedByWeight = sortedByWeight;
+        this.rowGroupsSkipped = rowGroupsSkipped;
         this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.outputToReaderChannel = outputToReaderChannel.clone();
@@ -79,6 +100,11 @@ public final class QbeastParquetPageSource
     public SourcePage getNextSourcePage()
     {
         while (!closed) {
+            if (pastWeightBound) {
+                // every later row of the file weighs at least the bound: none is in the sample
+                close();
+                return null;
+            }
             SourcePage page;
             try {
                 page = reader.nextPage();
@@ -97,6 +123,8 @@ public final class QbeastParquetPageSource
             if (weightFilter.isPresent()) {
                 try {
                     selection = weightFilter.get().apply(page);
+                    rowsDroppedByWeight += selection == null ? 0 : page.getPositionCount() - selection.length;
+                    pastWeightBound = sortedByWeight && weightFilter.get().lastAtOrPastBound(page);
                     if (selection != null && selection.length == 0) {
                         // no row of this batch is in the sample; nothing else was decoded
                         continue;
@@ -159,10 +187,18 @@ public final class QbeastParquetPageSource
         return INSTANCE_SIZE + reader.getMemoryContext().getBytes();
     }
 
+    /**
+     * The reader's metrics plus, shown by {@code EXPLAIN ANALYZE VERBOSE} as the scan's connector
+     * metrics: row groups skipped by statistics, rows read but dropped by the sample's weight
+     * bound, and splits whose reading stopped at the bound before their end.
+     */
     @Override
     public Metrics getMetrics()
     {
-        return reader.getMetrics();
+        return reader.getMetrics().mergeWith(new Metrics(ImmutableMap.of(
+                ROW_GROUPS_SKIPPED, new LongCount(rowGroupsSkipped),
+                ROWS_DROPPED_BY_WEIGHT, new LongCount(rowsDroppedByWeight),
+                SPLITS_STOPPED_AT_BOUND, new LongCount(pastWeightBound ? 1 : 0))));
     }
 
     @Override
@@ -238,6 +274,17 @@ public final class QbeastParquetPageSource
                 }
             }
             return count == positionCount ? null : Arrays.copyOf(selected, count);
+        }
+
+        /** Whether the batch's last row has a stored weight at or past the bound. */
+        boolean lastAtOrPastBound(SourcePage page)
+        {
+            int last = page.getPositionCount() - 1;
+            if (weightChannel < 0 || last < 0) {
+                return false;
+            }
+            Block weights = page.getBlock(weightChannel);
+            return !weights.isNull(last) && INTEGER.getInt(weights, last) >= weightUpperBound;
         }
     }
 

@@ -103,7 +103,12 @@ final class ParquetTesting
 
     static WrittenFile write(TrinoFileSystem fileSystem, Location location, Schema schema, List<Type> types, List<List<Object>> rows, ParquetWriterOptions options, Map<String, String> properties)
     {
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, types, options, CompressionCodec.SNAPPY, properties);
+        return write(fileSystem, location, schema, types, rows, options, properties, false);
+    }
+
+    static WrittenFile write(TrinoFileSystem fileSystem, Location location, Schema schema, List<Type> types, List<List<Object>> rows, ParquetWriterOptions options, Map<String, String> properties, boolean weightOrdered)
+    {
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, types, options, CompressionCodec.SNAPPY, properties, weightOrdered);
         // several pages, to exercise statistics merging across pages and row groups
         for (int start = 0; start < rows.size(); start += 700) {
             writer.appendPage(page(types, rows.subList(start, Math.min(rows.size(), start + 700))));

@@ -7,6 +7,7 @@ import io.qbeast.trino.QbeastColumnHandle;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
@@ -174,6 +175,34 @@ final class TestQbeastParquetPageSource
         assertThat(readAll(everything, types(columns))).hasSize(ROWS);
         assertThat(everything.getCompletedPositions()).hasValue(ROWS);
         assertThat(readAll(open(fileSystem, file, columns, Optional.of(schema), TupleDomain.all(), Integer.MIN_VALUE), types(columns))).isEmpty();
+    }
+
+    @Test
+    void testWeightOrderedFileStopsAtTheBound()
+    {
+        // one row group: statistics cannot skip anything, only stopping at the first weight past the bound can
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        List<List<Object>> rows = weightOrderedRows(ROWS, 6);
+        WrittenFile ordered = write(fileSystem, Location.of("local:///ordered.parquet"), schema, SIMPLE_TYPES, rows, WRITER_OPTIONS, ImmutableMap.of(), true);
+        WrittenFile unmarked = write(fileSystem, Location.of("local:///unmarked.parquet"), schema, SIMPLE_TYPES, rows, WRITER_OPTIONS, ImmutableMap.of(), false);
+        assertThat(rowGroupRowCounts(directory.resolve("ordered.parquet"))).hasSize(1);
+        List<QbeastColumnHandle> all = handles(schema);
+        List<QbeastColumnHandle> columns = ImmutableList.of(handle(all, "id"), handle(all, "s"));
+        long bound = (long) rows.get(ROWS / 20).get(3);
+        List<List<Object>> expected = rows.stream().filter(row -> (long) row.get(3) < bound).map(row -> project(row, 0, 2)).toList();
+
+        ConnectorPageSource stopping = open(fileSystem, ordered, columns, Optional.of(schema), TupleDomain.all(), bound);
+        assertThat(readAll(stopping, types(columns))).isEqualTo(expected);
+        // the reader's batches grow geometrically, so the batch holding the bound is at most about as large as what came before
+        assertThat(stopping.getCompletedPositions().orElseThrow()).isGreaterThanOrEqualTo(expected.size()).isLessThan(ROWS / 4);
+        assertThat(((LongCount) stopping.getMetrics().getMetrics().get(QbeastParquetPageSource.SPLITS_STOPPED_AT_BOUND)).getTotal()).isEqualTo(1);
+
+        // without the writer's mark the rows are not known to be ordered: every row is read
+        ConnectorPageSource reading = open(fileSystem, unmarked, columns, Optional.of(schema), TupleDomain.all(), bound);
+        assertThat(readAll(reading, types(columns))).isEqualTo(expected);
+        assertThat(reading.getCompletedPositions()).hasValue(ROWS);
+        assertThat(((LongCount) reading.getMetrics().getMetrics().get(QbeastParquetPageSource.ROWS_DROPPED_BY_WEIGHT)).getTotal()).isEqualTo(ROWS - expected.size());
     }
 
     @Test

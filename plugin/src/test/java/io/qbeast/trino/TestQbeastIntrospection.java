@@ -1,0 +1,248 @@
+package io.qbeast.trino;
+
+import io.qbeast.index.CubeId;
+import io.qbeast.index.Weight;
+import io.qbeast.trino.parquet.QbeastParquetPageSource;
+import io.trino.Session;
+import io.trino.execution.QueryStats;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Introspection of the index: the {@code "t$cubes"} metadata table against a brute-force
+ * {@code GROUP BY _qbeast_cube}, the pruning counts {@code EXPLAIN ANALYZE VERBOSE} shows against
+ * {@code "t$files"}, and how little of each file a sample reads (rows in a file are ordered by
+ * weight and cut into row groups).
+ */
+class TestQbeastIntrospection
+        extends AbstractTestQueryFramework
+{
+    private Path root;
+
+    private static final Pattern METRIC = Pattern.compile("'(qbeast_[a-z_]+)' = LongCount\\{total=(\\d+)}");
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder();
+        DistributedQueryRunner queryRunner = builder.build();
+        root = builder.getRoot();
+        // one writer per node, so each writer's tree is a few levels deep and small cubes are rolled up
+        Session oneWriter = Session.builder(queryRunner.getDefaultSession())
+                .setSystemProperty("scale_writers", "false")
+                .setSystemProperty("task_scale_writers_enabled", "false")
+                .setSystemProperty("task_min_writer_count", "1")
+                .setSystemProperty("task_max_writer_count", "1")
+                .build();
+        queryRunner.execute(oneWriter, "CREATE TABLE orders_c WITH (indexed_columns = ARRAY['custkey', 'totalprice'], cube_size = 500) AS SELECT * FROM tpch.tiny.orders");
+        queryRunner.execute(oneWriter, "CREATE TABLE lineitem_c WITH (indexed_columns = ARRAY['orderkey', 'shipdate'], cube_size = 20000) AS SELECT * FROM tpch.tiny.lineitem");
+        return queryRunner;
+    }
+
+    // ---- "t$cubes" ----
+
+    @Test
+    void testCubesMatchBruteForce()
+    {
+        for (String table : List.of("orders_c", "lineitem_c")) {
+            // the truth: every row's stored cube and weight
+            Map<String, long[]> truth = new HashMap<>();
+            for (MaterializedRow row : rows("SELECT _qbeast_cube, count(*), min(_qbeast_weight), max(_qbeast_weight) FROM " + table + " GROUP BY 1")) {
+                String cube = CubeId.fromBytes((byte[]) row.getField(0)).toString();
+                truth.put(cube, new long[] {(Long) row.getField(1), (Integer) row.getField(2), (Integer) row.getField(3)});
+            }
+            Map<String, long[]> listed = new HashMap<>();
+            long fileRefs = 0;
+            for (MaterializedRow row : rows("SELECT cube_id, rows, min_weight, max_weight, files, revision, depth, min_weight_fraction, max_weight_fraction FROM \"" + table + "$cubes\"")) {
+                String cube = (String) row.getField(0);
+                listed.put(cube, new long[] {(Long) row.getField(1), (Long) row.getField(2), (Long) row.getField(3)});
+                fileRefs += (Long) row.getField(4);
+                CubeId id = CubeId.parse(cube, 2);
+                assertThat(row.getField(5)).isEqualTo(id.revisionId());
+                assertThat(row.getField(6)).isEqualTo(id.depth());
+                assertThat((Double) row.getField(7)).isCloseTo(Weight.fraction((int) (long) (Long) row.getField(2)), within(1e-12));
+                assertThat((Double) row.getField(8)).isCloseTo(Weight.fraction((int) (long) (Long) row.getField(3)), within(1e-12));
+            }
+            assertThat(listed.keySet()).as(table).containsExactlyInAnyOrderElementsOf(truth.keySet());
+            truth.forEach((cube, expected) -> assertThat(listed.get(cube)).as("%s cube %s: rows, min and max weight", table, cube).containsExactly(expected));
+
+            // files: a single-cube file counts once, a group file once for each cube it holds rows of
+            MaterializedRow files = computeActual("SELECT count(*), count_if(min_cube <> max_cube) FROM \"" + table + "$files\"").getMaterializedRows().getFirst();
+            assertThat(fileRefs).isGreaterThanOrEqualTo((Long) files.getField(0));
+            if (table.equals("orders_c")) {
+                // the case that needs the group files read: several cubes per file
+                assertThat((Long) files.getField(1)).isGreaterThan(0L);
+                assertThat(fileRefs).isGreaterThan((Long) files.getField(0));
+                assertThat(listed.values().stream().mapToInt(value -> 1).sum()).isGreaterThan(((Long) files.getField(0)).intValue());
+            }
+        }
+    }
+
+    @Test
+    void testCubeRegionsAreTheTreeBoxes()
+    {
+        List<MaterializedRow> regions = rows("SELECT cube_id, depth, r.\"column\", r.low, r.high, r.ordinality FROM \"orders_c$cubes\" CROSS JOIN UNNEST(region) WITH ORDINALITY AS r(\"column\", low, high, ordinality)");
+        assertThat(regions).isNotEmpty();
+        for (MaterializedRow row : regions) {
+            CubeId cube = CubeId.parse((String) row.getField(0), 2);
+            int dimension = (int) (long) (Long) row.getField(5) - 1;
+            assertThat(row.getField(2)).isEqualTo(List.of("custkey", "totalprice").get(dimension));
+            double low = (Double) row.getField(3);
+            double high = (Double) row.getField(4);
+            assertThat(low).isEqualTo(cube.lowerBound(dimension));
+            assertThat(high).isEqualTo(cube.upperBound(dimension));
+            // a level halves every dimension
+            assertThat(high - low).isCloseTo(Math.scalb(1.0, -(Integer) row.getField(1)), within(1e-15));
+        }
+        assertThat(computeActual("SELECT count(*) FROM \"orders_c$cubes\" WHERE cardinality(region) <> 2").getOnlyValue()).isEqualTo(0L);
+        assertThat(computeActual("SELECT sum(rows) FROM \"orders_c$cubes\"").getOnlyValue()).isEqualTo(15000L);
+    }
+
+    // ---- EXPLAIN ANALYZE ----
+
+    @Test
+    void testExplainAnalyzeShowsFilesPrunedBySample()
+    {
+        for (double percent : new double[] {1, 10}) {
+            long bound = Weight.upperBound(percent / 100);
+            Analyzed analyzed = explainAnalyze("SELECT sum(totalprice) FROM orders_c TABLESAMPLE SYSTEM (%s)".formatted(percent));
+            Map<String, Long> metrics = analyzed.metrics();
+            MaterializedRow files = computeActual("SELECT count(*), count_if(min_weight < %1$s), count_if(min_weight >= %1$s), sum(record_count) FILTER (WHERE min_weight < %1$s) FROM \"orders_c$files\"".formatted(bound))
+                    .getMaterializedRows().getFirst();
+            assertThat(metrics.get(QbeastSplitSource.FILES_SCANNED)).isEqualTo(files.getField(1));
+            assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_SAMPLE)).isEqualTo(files.getField(2)).isGreaterThan(0L);
+            assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_REGION)).isEqualTo(0L);
+            assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_BOUNDS)).isEqualTo(0L);
+            // rows read and not in the sample are counted as dropped by the weight bound (the engine's
+            // physical input misses the rows of batches read in a page source's last call, all dropped)
+            long sampled = (Long) computeActual("SELECT count(*) FROM orders_c WHERE _qbeast_weight < " + bound).getOnlyValue();
+            long dropped = metrics.get(QbeastParquetPageSource.ROWS_DROPPED_BY_WEIGHT);
+            assertThat(dropped).isGreaterThanOrEqualTo(analyzed.physicalInputPositions() - sampled);
+            // and reading stopped at the bound: fewer rows were read than the kept files hold
+            assertThat(sampled + dropped).isLessThan((Long) files.getField(3));
+            assertThat(metrics.get(QbeastParquetPageSource.SPLITS_STOPPED_AT_BOUND)).isGreaterThan(0L);
+        }
+    }
+
+    @Test
+    void testExplainAnalyzeShowsFilesPrunedByRegion()
+    {
+        String predicate = "custkey BETWEEN 100 AND 150 AND totalprice < 100000";
+        Map<String, Long> metrics = explainAnalyzeMetrics("SELECT count(*) FROM orders_c WHERE " + predicate);
+        long total = (Long) computeActual("SELECT count(*) FROM \"orders_c$files\"").getOnlyValue();
+        long scanned = metrics.get(QbeastSplitSource.FILES_SCANNED);
+        // the Iceberg scan's column bounds drop most files before the cube regions are looked at
+        assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_REGION) + metrics.get(QbeastSplitSource.FILES_PRUNED_BY_BOUNDS)).isGreaterThan(0L);
+        assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_SAMPLE)).isEqualTo(0L);
+        assertThat(scanned + metrics.get(QbeastSplitSource.FILES_PRUNED_BY_REGION) + metrics.get(QbeastSplitSource.FILES_PRUNED_BY_BOUNDS)).isEqualTo(total);
+        assertThat(scanned).isLessThan(total / 2);
+        // and no matching row is lost
+        assertThat(computeActual("SELECT count(*) FROM orders_c WHERE " + predicate).getOnlyValue())
+                .isEqualTo(computeActual("SELECT count(*) FROM tpch.tiny.orders WHERE " + predicate).getOnlyValue());
+    }
+
+    // ---- planning cost ----
+
+    @Test
+    void testManifestsAreReadOncePerNode()
+            throws Exception
+    {
+        getQueryRunner().execute("CREATE TABLE manifests_c WITH (indexed_columns = ARRAY['custkey'], cube_size = 2000) AS SELECT * FROM tpch.tiny.orders");
+        String sql = "SELECT count(*), sum(totalprice) FROM manifests_c WHERE custkey < 500";
+        MaterializedRow expected = computeActual(sql).getMaterializedRows().getFirst();
+        // the data manifests of the snapshot (not the manifest list, read with the table metadata)
+        Path metadata = root.resolve("warehouse/tpch");
+        List<Path> manifests;
+        try (Stream<Path> files = Files.walk(metadata)) {
+            manifests = files
+                    .filter(file -> file.toString().contains("manifests_c-") && file.getParent().getFileName().toString().equals("metadata"))
+                    .filter(file -> file.getFileName().toString().endsWith("-m0.avro"))
+                    .toList();
+        }
+        assertThat(manifests).isNotEmpty();
+        for (Path manifest : manifests) {
+            Files.delete(manifest);
+        }
+        // planning reads them from the catalog's manifest cache, not from storage
+        assertThat(computeActual(sql).getMaterializedRows().getFirst()).isEqualTo(expected);
+    }
+
+    // ---- reading less for samples ----
+
+    @Test
+    void testSampleReadsAWeightPrefixOfEachFile()
+    {
+        // files of up to 20000 rows: most are larger than the footer read, so skipped row groups are bytes not read
+        assertThat((Long) computeActual("SELECT max(file_size_in_bytes) FROM \"lineitem_c$files\"").getOnlyValue()).isGreaterThan(256 * 1024L);
+        for (double percent : new double[] {1, 10}) {
+            long bound = Weight.upperBound(percent / 100);
+            String sql = "SELECT sum(extendedprice) FROM lineitem_c TABLESAMPLE SYSTEM (%s)".formatted(percent);
+            MaterializedRow kept = computeActual("SELECT sum(record_count), sum(file_size_in_bytes) FROM \"lineitem_c$files\" WHERE min_weight < " + bound).getMaterializedRows().getFirst();
+            long sampled = (Long) computeActual("SELECT count(*) FROM lineitem_c WHERE _qbeast_weight < " + bound).getOnlyValue();
+            QueryStats stats = queryStats(sql);
+            long positions = stats.getPhysicalInputPositions();
+            long bytes = stats.getPhysicalInputDataSize().toBytes();
+            System.out.printf("lineitem_c %s%%: sample %s rows; read %s rows, %s bytes; kept files hold %s rows, %s bytes%n", percent, sampled, positions, bytes, kept.getField(0), kept.getField(1));
+            assertThat(positions).isGreaterThanOrEqualTo(sampled);
+            // a prefix of each kept file, not the files whole (the rows past the bound in the last row group read are all that is extra)
+            assertThat(positions).isLessThan((Long) kept.getField(0) / 2);
+            assertThat(bytes).isLessThan((Long) kept.getField(1) / 2);
+        }
+    }
+
+    // ---- helpers ----
+
+    private Map<String, Long> explainAnalyzeMetrics(String sql)
+    {
+        return explainAnalyze(sql).metrics();
+    }
+
+    record Analyzed(Map<String, Long> metrics, long physicalInputPositions) {}
+
+    private Analyzed explainAnalyze(String sql)
+    {
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), "EXPLAIN ANALYZE VERBOSE " + sql);
+        String plan = (String) result.result().getOnlyValue();
+        Map<String, Long> metrics = new HashMap<>();
+        Matcher matcher = METRIC.matcher(plan);
+        while (matcher.find()) {
+            metrics.merge(matcher.group(1), Long.parseLong(matcher.group(2)), Long::sum);
+        }
+        assertThat(metrics).as(plan).containsKeys(
+                QbeastSplitSource.FILES_SCANNED,
+                QbeastSplitSource.FILES_PRUNED_BY_SAMPLE,
+                QbeastSplitSource.FILES_PRUNED_BY_REGION,
+                QbeastSplitSource.FILES_PRUNED_BY_BOUNDS);
+        long positions = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats().getPhysicalInputPositions();
+        return new Analyzed(metrics, positions);
+    }
+
+    private QueryStats queryStats(String sql)
+    {
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), sql);
+        return runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
+    }
+
+    private List<MaterializedRow> rows(String sql)
+    {
+        return computeActual(sql).getMaterializedRows();
+    }
+}
