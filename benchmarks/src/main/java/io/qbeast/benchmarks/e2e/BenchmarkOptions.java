@@ -1,5 +1,6 @@
 package io.qbeast.benchmarks.e2e;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -138,20 +139,17 @@ public record BenchmarkOptions(
             return "sf" + (long) scaleFactor;
         }
         // a quoted identifier: "sf0.1"
-        return "\"sf" + BigDecimalText.of(scaleFactor) + "\"";
+        return "\"sf" + plain(scaleFactor) + "\"";
     }
 
     /** How a scale factor is named in reports and table names. */
     public static String scaleLabel(double scaleFactor)
     {
-        return scaleFactor == Math.rint(scaleFactor) ? String.valueOf((long) scaleFactor) : BigDecimalText.of(scaleFactor);
+        return scaleFactor == Math.rint(scaleFactor) ? String.valueOf((long) scaleFactor) : plain(scaleFactor);
     }
 
-    private static final class BigDecimalText
+    private static String plain(double value)
     {
-        static String of(double value)
-        {
-            return new java.math.BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
-        }
+        return new BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
     }
 }
