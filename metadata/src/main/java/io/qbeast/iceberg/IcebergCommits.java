@@ -11,15 +11,13 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.UpdateProperties;
-import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 import static io.qbeast.iceberg.QbeastTableProperties.REVISIONS;
 import static io.qbeast.iceberg.QbeastTableProperties.mergeRevisionIds;
@@ -63,24 +61,7 @@ public final class IcebergCommits
     public static void append(Table table, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
     {
         requireNonNull(table, "table is null");
-        TableOperations operations = ((HasTableOperations) table).operations();
-        CommitFailedException lastFailure = null;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            if (attempt > 1) {
-                sleepBeforeRetry(attempt);
-                operations.refresh();
-            }
-            Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
-            try {
-                apply(transaction, files, newRevisions, summary);
-                transaction.commitTransaction();
-                return;
-            }
-            catch (CommitFailedException e) {
-                lastFailure = e;
-            }
-        }
-        throw lastFailure;
+        commitWithRetries(table, newRevisions, transaction -> apply(transaction, files, newRevisions, summary));
     }
 
     /**
@@ -100,33 +81,14 @@ public final class IcebergCommits
         if (deleted.isEmpty()) {
             throw new IllegalArgumentException("A rewrite deletes at least one file");
         }
-        TableOperations operations = ((HasTableOperations) table).operations();
-        CommitFailedException lastFailure = null;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            if (attempt > 1) {
-                sleepBeforeRetry(attempt);
-                operations.refresh();
-            }
-            Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
-            try {
-                if (!newRevisions.isEmpty()) {
-                    UpdateProperties properties = transaction.updateProperties();
-                    newRevisions.forEach(revision -> properties.set(revisionKey(revision.id()), revision.json()));
-                    properties.commit();
-                }
-                RewriteFiles rewrite = transaction.newRewrite().validateFromSnapshot(startSnapshotId);
-                deleted.forEach(rewrite::deleteFile);
-                added.forEach(rewrite::addFile);
-                summary.forEach(rewrite::set);
-                rewrite.commit();
-                transaction.commitTransaction();
-                return;
-            }
-            catch (CommitFailedException e) {
-                lastFailure = e;
-            }
-        }
-        throw lastFailure;
+        commitWithRetries(table, newRevisions, transaction -> {
+            addRevisionProperties(transaction, newRevisions);
+            RewriteFiles rewrite = transaction.newRewrite().validateFromSnapshot(startSnapshotId);
+            deleted.forEach(rewrite::deleteFile);
+            added.forEach(rewrite::addFile);
+            summary.forEach(rewrite::set);
+            rewrite.commit();
+        });
     }
 
     /**
@@ -148,13 +110,45 @@ public final class IcebergCommits
         createTransaction.commitTransaction();
     }
 
-    private static void apply(Transaction transaction, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
+    /**
+     * Runs {@code changes} in a fresh transaction on the table and commits it, refreshing and
+     * starting over when the commit loses to a concurrent one, up to {@link #MAX_ATTEMPTS} times.
+     */
+    private static void commitWithRetries(Table table, List<NewRevision> newRevisions, Consumer<Transaction> changes)
+    {
+        TableOperations operations = ((HasTableOperations) table).operations();
+        CommitFailedException lastFailure = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (attempt > 1) {
+                sleepBeforeRetry(attempt);
+                operations.refresh();
+            }
+            Transaction transaction = Transactions.newTransaction(table.name(), new RevisionListMerging(operations, newRevisions));
+            try {
+                changes.accept(transaction);
+                transaction.commitTransaction();
+                return;
+            }
+            catch (CommitFailedException e) {
+                lastFailure = e;
+            }
+        }
+        throw lastFailure;
+    }
+
+    /** Sets each new revision's JSON; {@code qbeast.revisions} is merged at commit time. */
+    private static void addRevisionProperties(Transaction transaction, List<NewRevision> newRevisions)
     {
         if (!newRevisions.isEmpty()) {
             UpdateProperties properties = transaction.updateProperties();
             newRevisions.forEach(revision -> properties.set(revisionKey(revision.id()), revision.json()));
             properties.commit();
         }
+    }
+
+    private static void apply(Transaction transaction, List<DataFile> files, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        addRevisionProperties(transaction, newRevisions);
         AppendFiles append = transaction.newFastAppend();
         files.forEach(append::appendFile);
         summary.forEach(append::set);
@@ -174,9 +168,17 @@ public final class IcebergCommits
     }
 
     /** Table operations that complete {@code qbeast.revisions} against the metadata being replaced. */
-    private record RevisionListMerging(TableOperations delegate, List<NewRevision> newRevisions)
-            implements TableOperations
+    private static final class RevisionListMerging
+            extends ForwardingTableOperations
     {
+        private final List<NewRevision> newRevisions;
+
+        RevisionListMerging(TableOperations delegate, List<NewRevision> newRevisions)
+        {
+            super(delegate);
+            this.newRevisions = requireNonNull(newRevisions, "newRevisions is null");
+        }
+
         @Override
         public void commit(TableMetadata base, TableMetadata metadata)
         {
@@ -187,61 +189,7 @@ public final class IcebergCommits
                 properties.put(REVISIONS, mergeRevisionIds(committed, newRevisions.stream().map(NewRevision::id).toList()));
                 toCommit = metadata.replaceProperties(properties);
             }
-            delegate.commit(base, toCommit);
-        }
-
-        @Override
-        public TableMetadata current()
-        {
-            return delegate.current();
-        }
-
-        @Override
-        public TableMetadata refresh()
-        {
-            return delegate.refresh();
-        }
-
-        @Override
-        public FileIO io()
-        {
-            return delegate.io();
-        }
-
-        @Override
-        public EncryptionManager encryption()
-        {
-            return delegate.encryption();
-        }
-
-        @Override
-        public String metadataFileLocation(String fileName)
-        {
-            return delegate.metadataFileLocation(fileName);
-        }
-
-        @Override
-        public LocationProvider locationProvider()
-        {
-            return delegate.locationProvider();
-        }
-
-        @Override
-        public TableOperations temp(TableMetadata uncommittedMetadata)
-        {
-            return delegate.temp(uncommittedMetadata);
-        }
-
-        @Override
-        public long newSnapshotId()
-        {
-            return delegate.newSnapshotId();
-        }
-
-        @Override
-        public boolean requireStrictCleanup()
-        {
-            return delegate.requireStrictCleanup();
+            super.commit(base, toCommit);
         }
     }
 }

@@ -14,11 +14,8 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.UpdateProperties;
-import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
@@ -195,9 +192,17 @@ public final class QbeastConversion
     }
 
     /** Refuses to commit over metadata whose snapshot or schema differ from what was checked. */
-    private record UnchangedSinceCheck(TableOperations delegate, Candidate candidate)
-            implements TableOperations
+    private static final class UnchangedSinceCheck
+            extends ForwardingTableOperations
     {
+        private final Candidate candidate;
+
+        UnchangedSinceCheck(TableOperations delegate, Candidate candidate)
+        {
+            super(delegate);
+            this.candidate = requireNonNull(candidate, "candidate is null");
+        }
+
         @Override
         public void commit(TableMetadata base, TableMetadata metadata)
         {
@@ -209,61 +214,7 @@ public final class QbeastConversion
             if (QbeastTableProperties.isQbeastTable(base.properties())) {
                 throw new ValidationException("Table %s was converted to a qbeast table concurrently", base.location());
             }
-            delegate.commit(base, metadata);
-        }
-
-        @Override
-        public TableMetadata current()
-        {
-            return delegate.current();
-        }
-
-        @Override
-        public TableMetadata refresh()
-        {
-            return delegate.refresh();
-        }
-
-        @Override
-        public FileIO io()
-        {
-            return delegate.io();
-        }
-
-        @Override
-        public EncryptionManager encryption()
-        {
-            return delegate.encryption();
-        }
-
-        @Override
-        public String metadataFileLocation(String fileName)
-        {
-            return delegate.metadataFileLocation(fileName);
-        }
-
-        @Override
-        public LocationProvider locationProvider()
-        {
-            return delegate.locationProvider();
-        }
-
-        @Override
-        public TableOperations temp(TableMetadata uncommittedMetadata)
-        {
-            return delegate.temp(uncommittedMetadata);
-        }
-
-        @Override
-        public long newSnapshotId()
-        {
-            return delegate.newSnapshotId();
-        }
-
-        @Override
-        public boolean requireStrictCleanup()
-        {
-            return delegate.requireStrictCleanup();
+            super.commit(base, metadata);
         }
     }
 }

@@ -3,8 +3,6 @@ package io.qbeast.iceberg;
 import com.google.common.collect.ImmutableMap;
 import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
-import io.trino.filesystem.local.LocalFileSystemFactory;
-import io.trino.spi.security.ConnectorIdentity;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,17 +51,7 @@ class TestIcebergCommits
     void setUp()
             throws Exception
     {
-        Path warehouse = root.resolve("warehouse");
-        Files.createDirectories(warehouse);
-        LocalFileSystemFactory fileSystems = new LocalFileSystemFactory(root);
-        catalog = IcebergCatalogs.jdbc(
-                "test",
-                "jdbc:sqlite:" + warehouse.resolve(IcebergCatalogs.DEFAULT_SQLITE_FILE_NAME),
-                Optional.empty(),
-                Optional.empty(),
-                "local:///warehouse",
-                _ -> new TrinoFileIo(fileSystems.create(ConnectorIdentity.ofUser("test"))));
-        catalog.namespaces().createNamespace(Namespace.of("s"), ImmutableMap.of());
+        catalog = TestingCatalogs.sqliteCatalog(root);
     }
 
     @AfterAll
@@ -142,15 +129,8 @@ class TestIcebergCommits
     void secondCatalogOnTheSameSqliteFileDoesNotBlockWriters()
             throws Exception
     {
-        LocalFileSystemFactory fileSystems = new LocalFileSystemFactory(root);
         // initializing a catalog on an existing file reads its schema; that must not keep a read lock
-        try (IcebergCatalog second = IcebergCatalogs.jdbc(
-                "test",
-                "jdbc:sqlite:" + root.resolve("warehouse").resolve(IcebergCatalogs.DEFAULT_SQLITE_FILE_NAME),
-                Optional.empty(),
-                Optional.empty(),
-                "local:///warehouse",
-                _ -> new TrinoFileIo(fileSystems.create(ConnectorIdentity.ofUser("test"))))) {
+        try (IcebergCatalog second = TestingCatalogs.openSqliteCatalog(root)) {
             catalog.namespaces().createNamespace(Namespace.of("after_second"), ImmutableMap.of());
             second.namespaces().createNamespace(Namespace.of("from_second"), ImmutableMap.of());
             // (a writer blocked by a read lock fails with SQLITE_BUSY after the busy timeout)

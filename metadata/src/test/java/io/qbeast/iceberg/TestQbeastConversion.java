@@ -6,8 +6,6 @@ import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.QbeastConversion.Candidate;
 import io.qbeast.iceberg.QbeastConversion.ConversionException;
 import io.qbeast.iceberg.QbeastConversion.Problem;
-import io.trino.filesystem.local.LocalFileSystemFactory;
-import io.trino.spi.security.ConnectorIdentity;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -17,7 +15,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
@@ -29,12 +26,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
@@ -62,17 +57,7 @@ class TestQbeastConversion
     void setUp()
             throws Exception
     {
-        Path warehouse = root.resolve("warehouse");
-        Files.createDirectories(warehouse);
-        LocalFileSystemFactory fileSystems = new LocalFileSystemFactory(root);
-        catalog = IcebergCatalogs.jdbc(
-                "test",
-                "jdbc:sqlite:" + warehouse.resolve(IcebergCatalogs.DEFAULT_SQLITE_FILE_NAME),
-                Optional.empty(),
-                Optional.empty(),
-                "local:///warehouse",
-                _ -> new TrinoFileIo(fileSystems.create(ConnectorIdentity.ofUser("test"))));
-        catalog.namespaces().createNamespace(Namespace.of("s"), ImmutableMap.of());
+        catalog = TestingCatalogs.sqliteCatalog(root);
     }
 
     @AfterAll

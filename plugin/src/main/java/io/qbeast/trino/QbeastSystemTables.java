@@ -110,7 +110,7 @@ final class QbeastSystemTables
                 new ColumnMetadata("max_weight", BIGINT),
                 new ColumnMetadata("min_weight_fraction", DOUBLE),
                 new ColumnMetadata("max_weight_fraction", DOUBLE)));
-        return new LazySystemTable(metadata, () -> cubeRows(table, fileSystem));
+        return new InMemorySystemTable(metadata, () -> cubeRows(table, fileSystem));
     }
 
     private static List<Object[]> cubeRows(Table table, TrinoFileSystem fileSystem)
@@ -299,7 +299,7 @@ final class QbeastSystemTables
                 throw new UncheckedIOException(e);
             }
         }
-        return new StaticSystemTable(metadata, rows);
+        return new InMemorySystemTable(metadata, () -> rows);
     }
 
     private static String readable(byte[] cube)
@@ -322,7 +322,7 @@ final class QbeastSystemTables
         for (long id : QbeastTableProperties.revisionIds(table.properties())) {
             rows.add(new Object[] {id, QbeastTableProperties.revisionJson(table.properties(), id).orElse(null)});
         }
-        return new StaticSystemTable(metadata, rows);
+        return new InMemorySystemTable(metadata, () -> rows);
     }
 
     /** {@code "t$snapshots"}: the table's snapshots, oldest first, with their summaries (optimize reports under {@code qbeast.optimize.*}) as a JSON object. */
@@ -345,12 +345,13 @@ final class QbeastSystemTables
                     snapshot.operation(),
                     SUMMARY_CODEC.toJson(new TreeMap<>(snapshot.summary()))});
         }
-        return new StaticSystemTable(metadata, rows);
+        return new InMemorySystemTable(metadata, () -> rows);
     }
 
     private static final JsonCodec<Map<String, String>> SUMMARY_CODEC = JsonCodec.mapJsonCodec(String.class, String.class);
 
-    private record LazySystemTable(ConnectorTableMetadata metadata, Supplier<List<Object[]>> rows)
+    /** Rows produced by {@code rows} on every scan, on the coordinator. */
+    private record InMemorySystemTable(ConnectorTableMetadata metadata, Supplier<List<Object[]>> rows)
             implements SystemTable
     {
         @Override
@@ -370,30 +371,6 @@ final class QbeastSystemTables
         {
             InMemoryRecordSet.Builder builder = InMemoryRecordSet.builder(metadata);
             rows.get().forEach(builder::addRow);
-            return builder.build().cursor();
-        }
-    }
-
-    private record StaticSystemTable(ConnectorTableMetadata metadata, List<Object[]> rows)
-            implements SystemTable
-    {
-        @Override
-        public Distribution getDistribution()
-        {
-            return Distribution.SINGLE_COORDINATOR;
-        }
-
-        @Override
-        public ConnectorTableMetadata getTableMetadata()
-        {
-            return metadata;
-        }
-
-        @Override
-        public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
-        {
-            InMemoryRecordSet.Builder builder = InMemoryRecordSet.builder(metadata);
-            rows.forEach(builder::addRow);
             return builder.build().cursor();
         }
     }

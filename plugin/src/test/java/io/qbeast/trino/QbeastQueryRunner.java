@@ -6,6 +6,8 @@ import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.airlift.log.Logger;
+import io.trino.Session;
+import io.trino.execution.QueryStats;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
@@ -172,6 +174,27 @@ public final class QbeastQueryRunner
         String columns = String.join(", ", indexed.stream().map(name -> "'" + name + "'").toList());
         queryRunner.execute("CREATE TABLE IF NOT EXISTS %s.%s.%s WITH (indexed_columns = ARRAY[%s]) AS SELECT * FROM tpch.tiny.%s"
                 .formatted(CATALOG, SCHEMA, table, columns, table));
+    }
+
+    /**
+     * {@code session} with one writer per node (no writer scaling), so each writer's tree is a
+     * few levels deep and small cubes are rolled up.
+     */
+    public static Session oneWriterPerNode(Session session)
+    {
+        return Session.builder(session)
+                .setSystemProperty("scale_writers", "false")
+                .setSystemProperty("task_scale_writers_enabled", "false")
+                .setSystemProperty("task_min_writer_count", "1")
+                .setSystemProperty("task_max_writer_count", "1")
+                .build();
+    }
+
+    /** Runs {@code sql} and returns the coordinator's statistics of the finished query. */
+    public static QueryStats queryStats(DistributedQueryRunner queryRunner, Session session, String sql)
+    {
+        QueryRunner.MaterializedResultWithPlan result = queryRunner.executeWithPlan(session, sql);
+        return queryRunner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
     }
 
     static void main()

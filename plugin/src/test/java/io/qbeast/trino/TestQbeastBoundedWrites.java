@@ -1,15 +1,10 @@
 package io.qbeast.trino;
 
 import io.airlift.units.DataSize;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
-import io.trino.testing.QueryRunner;
 import org.apache.iceberg.Table;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 
@@ -25,37 +20,23 @@ import static org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD;
  */
 @Execution(SAME_THREAD)
 class TestQbeastBoundedWrites
-        extends AbstractTestQueryFramework
+        extends AbstractTestQbeastTables
 {
     private static final DataSize BUFFER = DataSize.of(4, MEGABYTE);
     // lineitem six times over, numbered in one stream: a failure at row 300000 of 361050 comes
     // after every writer has written files
     private static final String NUMBERED_LINEITEM = "(SELECT l.*, row_number() OVER () row_number FROM tpch.tiny.lineitem l CROSS JOIN UNNEST(sequence(1, 6)))";
 
-    private List<QbeastConnector> connectors;
-    private QbeastTestTables tables;
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected QbeastQueryRunner.Builder queryRunnerBuilder()
     {
-        QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder()
+        return QbeastQueryRunner.builder()
                 .addConnectorProperty("qbeast.writer.buffer-size", BUFFER.toString())
                 // small exchange buffers: a producer waits for the writers, so rows before a
                 // failure have reached the writers when it happens
                 .addExtraProperty("sink.max-buffer-size", "1MB")
                 .setInitialTables(List.of(LINE_ITEM));
-        DistributedQueryRunner queryRunner = builder.build();
-        connectors = builder.getConnectors();
-        tables = new QbeastTestTables(builder.getRoot());
-        return queryRunner;
-    }
-
-    @AfterAll
-    void closeTables()
-            throws IOException
-    {
-        tables.close();
     }
 
     @Test
@@ -91,19 +72,19 @@ class TestQbeastBoundedWrites
     void testFailedInsertLeavesTableUnchanged()
     {
         assertUpdate("CREATE TABLE test_failed_insert WITH (indexed_columns = ARRAY['orderkey'], cube_size = 5000) AS SELECT orderkey, partkey, comment FROM tpch.tiny.lineitem", 60175);
-        Table before = tables.table("test_failed_insert");
+        Table before = tables().table("test_failed_insert");
         String dataLocation = before.location() + "/data";
-        Set<String> filesBefore = tables.listFiles(dataLocation);
+        Set<String> filesBefore = tables().listFiles(dataLocation);
         long snapshotBefore = before.currentSnapshot().snapshotId();
 
         resetWriterStats();
         assertQueryFails("INSERT INTO test_failed_insert SELECT orderkey, partkey / (row_number - 300000), comment FROM " + NUMBERED_LINEITEM, "Division by zero");
         assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getFilesWritten).sum()).as("files written before the failure").isPositive();
 
-        assertThat(tables.table("test_failed_insert").currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
+        assertThat(tables().table("test_failed_insert").currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
         assertQuery("SELECT count(*), sum(partkey) FROM test_failed_insert", "SELECT count(*), sum(partkey) FROM lineitem");
         // the aborted writers and the rollback remove every file of the failed query (rollback is asynchronous)
-        assertEventually(() -> assertThat(tables.listFiles(dataLocation)).isEqualTo(filesBefore));
+        assertEventually(() -> assertThat(tables().listFiles(dataLocation)).isEqualTo(filesBefore));
         assertUpdate("DROP TABLE test_failed_insert");
     }
 
@@ -115,14 +96,14 @@ class TestQbeastBoundedWrites
                 "Division by zero");
         assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getFilesWritten).sum()).as("files written before the failure").isPositive();
         assertThat(getQueryRunner().tableExists(getSession(), "test_failed_ctas")).isFalse();
-        assertEventually(() -> assertThat(tables.listDirectories("local:///warehouse/tpch/"))
+        assertEventually(() -> assertThat(tables().listDirectories("local:///warehouse/tpch/"))
                 .noneMatch(directory -> directory.contains("test_failed_ctas")));
     }
 
     private List<QbeastWriterStats> writerStats()
     {
-        assertThat(connectors).hasSize(getDistributedQueryRunner().getNodeCount());
-        return connectors.stream().map(QbeastConnector::getWriterStats).toList();
+        assertThat(connectors()).hasSize(getDistributedQueryRunner().getNodeCount());
+        return connectors().stream().map(QbeastConnector::getWriterStats).toList();
     }
 
     private void resetWriterStats()

@@ -15,9 +15,6 @@ import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
-import io.trino.testing.QueryRunner;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -25,13 +22,11 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,28 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the Parquet reader), not through the connector's reads. Also concurrent INSERTs.
  */
 class TestQbeastClustering
-        extends AbstractTestQueryFramework
+        extends AbstractTestQbeastTables
 {
-    private Path root;
-    private QbeastTestTables tables;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
-    {
-        QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder();
-        DistributedQueryRunner queryRunner = builder.build();
-        root = builder.getRoot();
-        tables = new QbeastTestTables(root);
-        return queryRunner;
-    }
-
-    @AfterAll
-    void closeTables()
-            throws IOException
-    {
-        tables.close();
-    }
 
     @Test
     void testFilesObeyIndexInvariants()
@@ -84,7 +59,7 @@ class TestQbeastClustering
         assertUpdate("INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 1", "SELECT count(*) FROM orders WHERE orderkey % 2 = 1");
         assertQuery("SELECT * FROM test_invariants", "SELECT orderkey, custkey, totalprice, orderdate FROM orders");
 
-        Table table = tables.table("test_invariants");
+        Table table = tables().table("test_invariants");
         Map<String, String> properties = table.properties();
         Map<Long, Revision> revisions = new HashMap<>();
         for (long id : QbeastTableProperties.revisionIds(properties)) {
@@ -133,7 +108,7 @@ class TestQbeastClustering
         assertThat(rows).isEqualTo(15000);
 
         // the index state the next write starts from: a tree, not one cube
-        SnapshotIndex index = SnapshotIndexReader.read(new TrinoFileIo(tables.fileSystem()), ((org.apache.iceberg.HasTableOperations) table).operations().current(), table.currentSnapshot().snapshotId());
+        SnapshotIndex index = SnapshotIndexReader.read(new TrinoFileIo(tables().fileSystem()), ((org.apache.iceberg.HasTableOperations) table).operations().current(), table.currentSnapshot().snapshotId());
         assertThat(index.unindexedFiles()).isZero();
         long indexedRows = 0;
         int cubes = 0;
@@ -178,7 +153,7 @@ class TestQbeastClustering
                 "SELECT w, count(*), sum(orderkey + w * 1000000) FROM orders CROSS JOIN (VALUES 0, 1, 2) t(w) GROUP BY w");
 
         // one snapshot per INSERT, and every revision a file uses is in the table properties
-        Table table = tables.table("test_concurrent");
+        Table table = tables().table("test_concurrent");
         assertThat(table.snapshots()).hasSize(writers);
         List<Long> revisions = QbeastTableProperties.revisionIds(table.properties());
         int cubeFieldId = table.schema().findField("_qbeast_cube").fieldId();
@@ -218,7 +193,7 @@ class TestQbeastClustering
                 new QbeastColumnHandle("custkey", table.schema().findField("custkey").fieldId(), BIGINT, false));
         FileRows rows = new FileRows(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         try (ConnectorPageSource source = new QbeastPageSourceFactory().createPageSource(
-                tables.fileSystem().newInputFile(Location.of(file.location())),
+                tables().fileSystem().newInputFile(Location.of(file.location())),
                 0,
                 file.fileSizeInBytes(),
                 file.fileSizeInBytes(),

@@ -5,12 +5,8 @@ import com.google.common.collect.ImmutableMap;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
-import io.trino.execution.QueryStats;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -30,7 +26,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -54,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * before, and clusters what is inserted afterwards.
  */
 class TestQbeastConvertTable
-        extends AbstractTestQueryFramework
+        extends AbstractTestQbeastTables
 {
     private static final String ORDERS_COLUMNS = "orderkey, custkey, orderstatus, totalprice, orderdate, clerk";
     private static final Schema ORDERS_SCHEMA = new Schema(
@@ -72,24 +67,6 @@ class TestQbeastConvertTable
             "SELECT orderkey, totalprice FROM %s WHERE orderdate BETWEEN DATE '1994-03-01' AND DATE '1994-03-31' AND totalprice > 200000",
             "SELECT count(*) FROM %s WHERE clerk = 'Clerk#000000123' OR custkey IN (1, 2, 3)");
 
-    private QbeastTestTables tables;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
-    {
-        QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder();
-        DistributedQueryRunner queryRunner = builder.build();
-        tables = new QbeastTestTables(builder.getRoot());
-        return queryRunner;
-    }
-
-    @AfterAll
-    void closeTables()
-            throws IOException
-    {
-        tables.close();
-    }
 
     @Test
     void testConvertedTableAnswersAsBeforeAndClustersInserts()
@@ -112,19 +89,19 @@ class TestQbeastConvertTable
             assertThat(result.getMaterializedRows()).containsExactlyInAnyOrderElementsOf(computeActual(query.formatted("tpch.tiny.orders")).getMaterializedRows());
             before.put(query, result);
         }
-        Table beforeConversion = tables.table(name);
+        Table beforeConversion = tables().table(name);
         long snapshotId = beforeConversion.currentSnapshot().snapshotId();
         Set<String> plannedFiles = plannedFiles(beforeConversion);
-        Set<String> storedFiles = tables.listFiles(beforeConversion.location() + "/data");
+        Set<String> storedFiles = tables().listFiles(beforeConversion.location() + "/data");
         assertThat(plannedFiles).hasSize(3).isEqualTo(storedFiles);
 
         assertUpdate("CALL qbeast.system.convert_table(schema_name => 'tpch', table_name => 'plain_orders', indexed_columns => ARRAY['orderdate', 'totalprice'], cube_size => 2000)");
 
         // no file rewritten, moved or added; the same snapshot
-        Table converted = tables.table(name);
+        Table converted = tables().table(name);
         assertThat(converted.currentSnapshot().snapshotId()).isEqualTo(snapshotId);
         assertThat(plannedFiles(converted)).isEqualTo(plannedFiles);
-        assertThat(tables.listFiles(converted.location() + "/data")).isEqualTo(storedFiles);
+        assertThat(tables().listFiles(converted.location() + "/data")).isEqualTo(storedFiles);
         assertThat(QbeastTableProperties.indexedColumns(converted.properties())).containsExactly("orderdate", "totalprice");
         assertThat(QbeastTableProperties.cubeSize(converted.properties())).hasValue(2000);
         assertThat((String) computeScalar("SHOW CREATE TABLE plain_orders"))
@@ -167,7 +144,7 @@ class TestQbeastConvertTable
         // later INSERTs cluster: the new rows land in indexed files (a revision is chosen), the old files stay as they are
         String shifted = "SELECT orderkey + 1000000, custkey, orderstatus, totalprice, orderdate, clerk FROM tpch.tiny.orders";
         assertUpdate("INSERT INTO plain_orders " + shifted, source.size());
-        Table inserted = tables.table(name);
+        Table inserted = tables().table(name);
         assertThat(plannedFiles(inserted)).containsAll(plannedFiles);
         SnapshotIndex afterInsert = snapshotIndex(inserted);
         assertThat(afterInsert.unindexedFiles()).isEqualTo(3);
@@ -199,7 +176,7 @@ class TestQbeastConvertTable
 
         // the table stays a valid Iceberg table: Iceberg's own generic reader sees every row, old and new
         long icebergRows = 0;
-        try (CloseableIterable<Record> records = IcebergGenerics.read(tables.table(name)).select("orderkey").build()) {
+        try (CloseableIterable<Record> records = IcebergGenerics.read(tables().table(name)).select("orderkey").build()) {
             for (Record _ : records) {
                 icebergRows++;
             }
@@ -212,7 +189,7 @@ class TestQbeastConvertTable
         // optimize indexes the adopted files into the tree of the inserted ones: nothing unindexed is
         // left, every row has a weight and a cube, and every answer stays the same
         assertUpdate("ALTER TABLE plain_orders EXECUTE optimize(mode => 'unindexed')");
-        assertThat(snapshotIndex(tables.table(name)).unindexedFiles()).isZero();
+        assertThat(snapshotIndex(tables().table(name)).unindexedFiles()).isZero();
         assertThat(computeScalar("SELECT count(*) FROM plain_orders WHERE _qbeast_weight IS NULL OR _qbeast_cube IS NULL")).isEqualTo(0L);
         assertThat(computeActual("SELECT %s FROM plain_orders".formatted(ORDERS_COLUMNS)).getMaterializedRows())
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM " + union).getMaterializedRows());
@@ -232,11 +209,11 @@ class TestQbeastConvertTable
     {
         createIcebergTable("empty_plain", ORDERS_SCHEMA, PartitionSpec.unpartitioned(), ImmutableMap.of());
         assertUpdate("CALL qbeast.system.convert_table('tpch', 'empty_plain', ARRAY['orderkey'])");
-        assertThat(QbeastTableProperties.cubeSize(tables.table("empty_plain").properties())).hasValue(new QbeastConfig().getDefaultCubeSize());
+        assertThat(QbeastTableProperties.cubeSize(tables().table("empty_plain").properties())).hasValue(new QbeastConfig().getDefaultCubeSize());
         assertUpdate("INSERT INTO empty_plain SELECT %s FROM tpch.tiny.orders".formatted(ORDERS_COLUMNS), 15000);
         assertThat(computeActual("SELECT %s FROM empty_plain".formatted(ORDERS_COLUMNS)).getMaterializedRows())
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT %s FROM tpch.tiny.orders".formatted(ORDERS_COLUMNS)).getMaterializedRows());
-        assertThat(snapshotIndex(tables.table("empty_plain")).unindexedFiles()).isZero();
+        assertThat(snapshotIndex(tables().table("empty_plain")).unindexedFiles()).isZero();
     }
 
     @Test
@@ -331,14 +308,14 @@ class TestQbeastConvertTable
 
     private void assertNotConverted(String name)
     {
-        Table table = tables.table(name);
+        Table table = tables().table(name);
         assertThat(QbeastTableProperties.isQbeastTable(table.properties())).isFalse();
         assertThat(table.schema().findField("_qbeast_cube")).isNull();
     }
 
     private Table createIcebergTable(String name, Schema schema, PartitionSpec spec, Map<String, String> properties)
     {
-        return tables.catalog().buildTable(TableIdentifier.of(QbeastQueryRunner.SCHEMA, name), schema)
+        return tables().catalog().buildTable(TableIdentifier.of(QbeastQueryRunner.SCHEMA, name), schema)
                 .withPartitionSpec(spec)
                 .withProperties(properties)
                 .create();
@@ -392,9 +369,6 @@ class TestQbeastConvertTable
 
     private long physicalInputPositions(String sql)
     {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), sql);
-        QueryStats stats = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
-        return stats.getPhysicalInputPositions();
+        return QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), sql).getPhysicalInputPositions();
     }
 }

@@ -43,13 +43,7 @@ class TestQbeastIntrospection
         QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder();
         DistributedQueryRunner queryRunner = builder.build();
         root = builder.getRoot();
-        // one writer per node, so each writer's tree is a few levels deep and small cubes are rolled up
-        Session oneWriter = Session.builder(queryRunner.getDefaultSession())
-                .setSystemProperty("scale_writers", "false")
-                .setSystemProperty("task_scale_writers_enabled", "false")
-                .setSystemProperty("task_min_writer_count", "1")
-                .setSystemProperty("task_max_writer_count", "1")
-                .build();
+        Session oneWriter = QbeastQueryRunner.oneWriterPerNode(queryRunner.getDefaultSession());
         queryRunner.execute(oneWriter, "CREATE TABLE orders_c WITH (indexed_columns = ARRAY['custkey', 'totalprice'], cube_size = 500) AS SELECT * FROM tpch.tiny.orders");
         queryRunner.execute(oneWriter, "CREATE TABLE lineitem_c WITH (indexed_columns = ARRAY['orderkey', 'shipdate'], cube_size = 20000) AS SELECT * FROM tpch.tiny.lineitem");
         return queryRunner;
@@ -236,9 +230,7 @@ class TestQbeastIntrospection
 
     private QueryStats queryStats(String sql)
     {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), sql);
-        return runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
+        return QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), sql);
     }
 
     private List<MaterializedRow> rows(String sql)

@@ -9,10 +9,8 @@ import io.qbeast.index.CubeId;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.parquet.QbeastParquetFileWriter;
 import io.qbeast.trino.parquet.WrittenFile;
-import io.trino.execution.QueryStats;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoInputFile;
-import io.trino.operator.OperatorStats;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
@@ -24,10 +22,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import io.trino.testing.TestingConnectorSession;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -39,7 +34,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.format.CompressionCodec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -76,32 +70,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * racing an INSERT or another optimize loses no row.
  */
 class TestQbeastOptimize
-        extends AbstractTestQueryFramework
+        extends AbstractTestQbeastTables
 {
     private static final String ORDERS = "SELECT orderkey, custkey, totalprice, orderdate, comment FROM tpch.tiny.orders";
     private static final String COLUMNS = "(orderkey bigint, custkey bigint, totalprice double, orderdate date, comment varchar)";
     private static final long CUBE_SIZE = 500;
 
-    private List<QbeastConnector> connectors;
-    private QbeastTestTables tables;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
-    {
-        QbeastQueryRunner.Builder builder = QbeastQueryRunner.builder();
-        DistributedQueryRunner queryRunner = builder.build();
-        connectors = builder.getConnectors();
-        tables = new QbeastTestTables(builder.getRoot());
-        return queryRunner;
-    }
-
-    @AfterAll
-    void closeTables()
-            throws IOException
-    {
-        tables.close();
-    }
 
     @Test
     void testOptimizeMergesSmallInserts()
@@ -118,8 +92,8 @@ class TestQbeastOptimize
 
         assertSameRows(table, ORDERS);
         assertOneBlockPerCube(table);
-        Map<String, String> summary = tables.table(table).currentSnapshot().summary();
-        assertThat(summary.get("operation") == null ? tables.table(table).currentSnapshot().operation() : summary.get("operation")).isEqualTo("replace");
+        Map<String, String> summary = tables().table(table).currentSnapshot().summary();
+        assertThat(summary.get("operation") == null ? tables().table(table).currentSnapshot().operation() : summary.get("operation")).isEqualTo("replace");
         assertThat(summary).containsEntry("qbeast.optimize.mode", "fragmented")
                 .containsEntry("qbeast.optimize.files-read", Long.toString(filesBefore))
                 .containsEntry("qbeast.optimize.rows", "15000")
@@ -168,7 +142,7 @@ class TestQbeastOptimize
         assertThat(kept).as("files outside the region are kept").isNotEmpty();
         assertThat(after).as("files in the region are rewritten").isNotEqualTo(before);
         // every kept file has no row in the region (independent truth: the files' column bounds)
-        Table iceberg = tables.table(table);
+        Table iceberg = tables().table(table);
         int custkey = iceberg.schema().findField("custkey").fieldId();
         for (DataFile file : dataFiles(table)) {
             if (kept.contains(file.location())) {
@@ -257,7 +231,7 @@ class TestQbeastOptimize
         assertUpdate("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => '" + table + "')");
         assertSameRows(table, ORDERS);
         assertOneBlockPerCube(table);
-        assertThat(tables.table(table).currentSnapshot().summary()).containsEntry("qbeast.optimize.rows", "15000");
+        assertThat(tables().table(table).currentSnapshot().summary()).containsEntry("qbeast.optimize.rows", "15000");
         long snapshot = currentSnapshot(table);
         assertUpdate("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => '" + table + "', mode => 'fragmented')");
         assertThat(currentSnapshot(table)).isEqualTo(snapshot);
@@ -279,7 +253,7 @@ class TestQbeastOptimize
     {
         String table = "opt_race_optimize";
         createFromTwentyInserts(table);
-        Set<String> filesBefore = tables.listFiles(tables.table(table).location() + "/data");
+        Set<String> filesBefore = tables().listFiles(tables().table(table).location() + "/data");
         ConnectorSession first = session();
         assertThat(first.getQueryId()).isNotEqualTo(session().getQueryId());
         assertTrinoExceptionThrownBy(() -> optimizer().run(first, "tpch", table, "all", null,
@@ -289,7 +263,7 @@ class TestQbeastOptimize
         assertSameRows(table, ORDERS);
         assertOneBlockPerCube(table);
         // the failed optimize left no file behind
-        Set<String> filesAfter = tables.listFiles(tables.table(table).location() + "/data");
+        Set<String> filesAfter = tables().listFiles(tables().table(table).location() + "/data");
         assertThat(filesAfter.stream().filter(file -> Location.of(file).fileName().startsWith(first.getQueryId() + "-")).toList()).isEmpty();
         assertThat(filesAfter).containsAll(files(table));
         assertThat(filesBefore).isNotEmpty();
@@ -310,7 +284,7 @@ class TestQbeastOptimize
 
         assertSameRows(table, expected);
         assertQuery("SELECT count(*) FROM \"" + table + "$files\" WHERE revision_id IS NULL", "VALUES 0");
-        Map<String, String> summary = tables.table(table).currentSnapshot().summary();
+        Map<String, String> summary = tables().table(table).currentSnapshot().summary();
         assertThat(summary).containsEntry("qbeast.optimize.files-read", "1")
                 .containsEntry("qbeast.optimize.rows", Long.toString(count(foreign)));
 
@@ -347,7 +321,7 @@ class TestQbeastOptimize
     /** Appends a data file as another engine would write it: the table's columns, the index columns null. */
     private void appendUnindexedFile(String table, String predicate)
     {
-        Table iceberg = tables.table(table);
+        Table iceberg = tables().table(table);
         List<Type> types = ImmutableList.of(BIGINT, BIGINT, DOUBLE, DATE, VARCHAR, INTEGER, VARBINARY);
         assertThat(iceberg.schema().columns()).hasSize(types.size());
         List<MaterializedRow> rows = computeActual(ORDERS + " WHERE " + predicate).getMaterializedRows();
@@ -366,7 +340,7 @@ class TestQbeastOptimize
             blocks[i] = builders[i].build();
         }
         Location location = Location.of(iceberg.location() + "/data/other-engine-" + UUID.randomUUID() + ".parquet");
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(tables.fileSystem(), location, iceberg.schema(), types, ParquetWriterOptions.builder().build(), CompressionCodec.SNAPPY, iceberg.properties());
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(tables().fileSystem(), location, iceberg.schema(), types, ParquetWriterOptions.builder().build(), CompressionCodec.SNAPPY, iceberg.properties());
         writer.appendPage(new Page(rows.size(), blocks));
         WrittenFile file = writer.commit();
         iceberg.newFastAppend()
@@ -395,7 +369,7 @@ class TestQbeastOptimize
 
     private OptimizeProcedure optimizer()
     {
-        return connectors.getFirst().getOptimizeProcedure();
+        return connectors().getFirst().getOptimizeProcedure();
     }
 
     private static ConnectorSession session()
@@ -442,12 +416,12 @@ class TestQbeastOptimize
     /** The data files holding rows of each cube, read from the files themselves. */
     private Map<CubeId, Set<String>> cubeFiles(String table)
     {
-        Table iceberg = tables.table(table);
+        Table iceberg = tables().table(table);
         QbeastColumnHandle cube = new QbeastColumnHandle(QbeastColumnHandle.CUBE_COLUMN, iceberg.schema().findField(QbeastColumnHandle.CUBE_COLUMN).fieldId(), VARBINARY, true);
         QbeastPageSourceFactory factory = new QbeastPageSourceFactory();
         Map<CubeId, Set<String>> files = new HashMap<>();
         for (DataFile file : dataFiles(table)) {
-            TrinoInputFile input = tables.fileSystem().newInputFile(Location.of(file.location()));
+            TrinoInputFile input = tables().fileSystem().newInputFile(Location.of(file.location()));
             try (ConnectorPageSource source = factory.createPageSource(input, 0, file.fileSizeInBytes(), file.fileSizeInBytes(), ImmutableList.of(cube), TupleDomain.all(), QbeastPageSourceFactory.NO_SAMPLING, ParquetReaderOptions.defaultOptions())) {
                 while (!source.isFinished()) {
                     SourcePage page = source.getNextSourcePage();
@@ -469,7 +443,7 @@ class TestQbeastOptimize
 
     private List<DataFile> dataFiles(String table)
     {
-        Table iceberg = tables.table(table);
+        Table iceberg = tables().table(table);
         List<DataFile> files = new ArrayList<>();
         if (iceberg.currentSnapshot() == null) {
             return files;
@@ -492,22 +466,11 @@ class TestQbeastOptimize
 
     private long currentSnapshot(String table)
     {
-        return tables.table(table).currentSnapshot().snapshotId();
+        return tables().table(table).currentSnapshot().snapshotId();
     }
-
-    record ScanStats(long splits, long positions, long bytes) {}
 
     private ScanStats scanStats(String sql)
     {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), sql);
-        QueryStats stats = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
-        long splits = 0;
-        for (OperatorStats operator : stats.getOperatorSummaries()) {
-            if (operator.getOperatorType().equals("TableScanOperator") || operator.getOperatorType().equals("ScanFilterAndProjectOperator")) {
-                splits += operator.getTotalDrivers();
-            }
-        }
-        return new ScanStats(splits, stats.getPhysicalInputPositions(), stats.getPhysicalInputDataSize().toBytes());
+        return ScanStats.of(QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), sql));
     }
 }

@@ -2,8 +2,6 @@ package io.qbeast.trino;
 
 import io.qbeast.index.Weight;
 import io.trino.Session;
-import io.trino.execution.QueryStats;
-import io.trino.operator.OperatorStats;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
@@ -36,13 +34,7 @@ class TestQbeastSampling
             throws Exception
     {
         DistributedQueryRunner queryRunner = QbeastQueryRunner.builder().build();
-        // one writer per node, so each writer's tree is a few levels deep
-        Session oneWriter = Session.builder(queryRunner.getDefaultSession())
-                .setSystemProperty("scale_writers", "false")
-                .setSystemProperty("task_scale_writers_enabled", "false")
-                .setSystemProperty("task_min_writer_count", "1")
-                .setSystemProperty("task_max_writer_count", "1")
-                .build();
+        Session oneWriter = QbeastQueryRunner.oneWriterPerNode(queryRunner.getDefaultSession());
         queryRunner.execute(oneWriter, "CREATE TABLE lineitem_s WITH (indexed_columns = ARRAY['orderkey', 'partkey', 'shipdate'], cube_size = 2000) AS SELECT * FROM tpch.tiny.lineitem");
         queryRunner.execute(oneWriter, "CREATE TABLE orders_s WITH (indexed_columns = ARRAY['custkey', 'totalprice', 'clerk'], cube_size = 1000) AS SELECT * FROM tpch.tiny.orders");
         queryRunner.execute(oneWriter, "CREATE TABLE orders_p WITH (indexed_columns = ARRAY['custkey', 'totalprice'], cube_size = 250) AS SELECT * FROM tpch.tiny.orders");
@@ -311,19 +303,8 @@ class TestQbeastSampling
         return computeActual(sql).getMaterializedRows();
     }
 
-    record ScanStats(long splits, long positions, long bytes) {}
-
     private ScanStats scanStats(String sql)
     {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(getSession(), sql);
-        QueryStats stats = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
-        long splits = 0;
-        for (OperatorStats operator : stats.getOperatorSummaries()) {
-            if (operator.getOperatorType().equals("TableScanOperator") || operator.getOperatorType().equals("ScanFilterAndProjectOperator")) {
-                splits += operator.getTotalDrivers();
-            }
-        }
-        return new ScanStats(splits, stats.getPhysicalInputPositions(), stats.getPhysicalInputDataSize().toBytes());
+        return ScanStats.of(QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), sql));
     }
 }

@@ -1,5 +1,6 @@
 package io.qbeast.trino.tests;
 
+import io.qbeast.trino.tests.ProductTestServers.SharedPostgresCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,64 +36,23 @@ public class TestConvertIcebergTable
             "SELECT orderkey, custkey, orderdate, totalprice FROM %s WHERE orderdate BETWEEN DATE '1995-01-01' AND DATE '1995-03-31' AND totalprice > 200000 ORDER BY orderkey",
             "SELECT orderkey, clerk FROM %s WHERE custkey = 370 ORDER BY orderkey");
 
-    private PostgresServer postgres;
-    private TrinoServer trino;
+    private SharedPostgresCatalog servers;
     private TrinoQueries sql;
 
     @BeforeAll
     public void start()
+            throws Exception
     {
-        java.nio.file.Path work = ProductTestEnvironment.newWorkDirectory("convert-iceberg-table");
-        java.nio.file.Path warehouse = work.resolve("warehouse");
-        postgres = PostgresServer.start("iceberg_catalog");
-
-        Map<String, String> qbeast = new LinkedHashMap<>();
-        qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
-        qbeast.put("qbeast.jdbc.connection-user", postgres.user());
-        qbeast.put("qbeast.jdbc.connection-password", postgres.password());
-        qbeast.put("qbeast.jdbc.catalog-name", SHARED_CATALOG_NAME);
-
-        Map<String, String> iceberg = new LinkedHashMap<>();
-        iceberg.put("connector.name", "iceberg");
-        iceberg.put("iceberg.catalog.type", "jdbc");
-        iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
-        iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
-        iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
-        iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
-        iceberg.put("iceberg.jdbc-catalog.catalog-name", SHARED_CATALOG_NAME);
-        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
-        iceberg.put("fs.native-local.enabled", "true");
-        iceberg.put("local.location", warehouse.toAbsolutePath().toString());
-
-        try {
-            trino = TrinoServer.builder()
-                    .withDirectory(work.resolve("cluster"))
-                    .withHeap("1536M")
-                    .withTpch()
-                    .withQbeast("qbeast", warehouse, qbeast)
-                    .withIcebergPlugin()
-                    .withCatalog("iceberg", iceberg)
-                    .start();
-        }
-        catch (RuntimeException | Error e) {
-            postgres.close();
-            throw e;
-        }
-        sql = new TrinoQueries(trino);
+        servers = SharedPostgresCatalog.start("convert-iceberg-table", SHARED_CATALOG_NAME);
+        sql = new TrinoQueries(servers.trino());
     }
 
     @AfterAll
     public void stop()
+            throws Exception
     {
-        try {
-            if (trino != null) {
-                trino.close();
-            }
-        }
-        finally {
-            if (postgres != null) {
-                postgres.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.qbeast.trino.tests;
 
+import io.qbeast.trino.tests.ProductTestServers.SharedPostgresCatalog;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -43,65 +43,27 @@ public class TestPostgresCatalog
     private static final String TPCH_ORDERS = "tpch.tiny.orders";
     private static final String ORDER_COLUMNS = "orderkey, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment";
 
+    private SharedPostgresCatalog servers;
     private PostgresServer postgres;
-    private TrinoServer trino;
     private TrinoQueries sql;
     private Path warehouse;
 
     @BeforeAll
     public void start()
+            throws Exception
     {
-        Path work = ProductTestEnvironment.newWorkDirectory("postgres-catalog");
-        warehouse = work.resolve("warehouse");
-        postgres = PostgresServer.start("iceberg_catalog");
-
-        Map<String, String> qbeast = new LinkedHashMap<>();
-        qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
-        qbeast.put("qbeast.jdbc.connection-user", postgres.user());
-        qbeast.put("qbeast.jdbc.connection-password", postgres.password());
-        qbeast.put("qbeast.jdbc.catalog-name", SHARED_CATALOG_NAME);
-
-        Map<String, String> iceberg = new LinkedHashMap<>();
-        iceberg.put("connector.name", "iceberg");
-        iceberg.put("iceberg.catalog.type", "jdbc");
-        iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
-        iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
-        iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
-        iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
-        iceberg.put("iceberg.jdbc-catalog.catalog-name", SHARED_CATALOG_NAME);
-        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
-        iceberg.put("fs.native-local.enabled", "true");
-        iceberg.put("local.location", warehouse.toAbsolutePath().toString());
-
-        try {
-            trino = TrinoServer.builder()
-                    .withDirectory(work.resolve("cluster"))
-                    .withHeap("1536M")
-                    .withTpch()
-                    .withQbeast("qbeast", warehouse, qbeast)
-                    .withIcebergPlugin()
-                    .withCatalog("iceberg", iceberg)
-                    .start();
-        }
-        catch (RuntimeException | Error e) {
-            postgres.close();
-            throw e;
-        }
-        sql = new TrinoQueries(trino);
+        servers = SharedPostgresCatalog.start("postgres-catalog", SHARED_CATALOG_NAME);
+        postgres = servers.postgres();
+        warehouse = servers.warehouse();
+        sql = new TrinoQueries(servers.trino());
     }
 
     @AfterAll
     public void stop()
+            throws Exception
     {
-        try {
-            if (trino != null) {
-                trino.close();
-            }
-        }
-        finally {
-            if (postgres != null) {
-                postgres.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
     }
 

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -33,12 +32,7 @@ public class TestRealServerJdbc
     public void startServer()
             throws SQLException
     {
-        Path work = ProductTestEnvironment.newWorkDirectory("real-server-jdbc");
-        trino = TrinoServer.builder()
-                .withDirectory(work.resolve("cluster"))
-                .withTpch()
-                .withQbeast(work.resolve("warehouse"))
-                .start();
+        trino = ProductTestServers.startQbeastServer(ProductTestEnvironment.newWorkDirectory("real-server-jdbc"));
         queries = new TrinoQueries(trino);
         queries.execute("CREATE SCHEMA " + SCHEMA);
         long created = queries.update("CREATE TABLE " + ORDERS + " WITH (indexed_columns = ARRAY['custkey', 'orderdate']) AS SELECT * FROM " + TPCH_ORDERS);

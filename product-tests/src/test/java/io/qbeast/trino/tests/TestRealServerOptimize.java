@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -32,12 +31,7 @@ public class TestRealServerOptimize
     public void startServer()
             throws SQLException
     {
-        Path work = ProductTestEnvironment.newWorkDirectory("real-server-optimize");
-        trino = TrinoServer.builder()
-                .withDirectory(work.resolve("cluster"))
-                .withTpch()
-                .withQbeast(work.resolve("warehouse"))
-                .start();
+        trino = ProductTestServers.startQbeastServer(ProductTestEnvironment.newWorkDirectory("real-server-optimize"));
         queries = new TrinoQueries(trino);
         queries.execute("CREATE SCHEMA " + SCHEMA);
     }

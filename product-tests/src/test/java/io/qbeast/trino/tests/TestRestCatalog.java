@@ -49,19 +49,13 @@ public class TestRestCatalog
         qbeast.put("local.location", warehouse.toAbsolutePath().toString());
         qbeast.put("qbeast.catalog.type", "REST");
         qbeast.put("qbeast.rest.uri", rest.uri());
-        try {
-            trino = TrinoServer.builder()
-                    .withDirectory(work.resolve("cluster"))
-                    .withHeap("1536M")
-                    .withTpch()
-                    .withQbeastPlugin()
-                    .withCatalog("qbeast", qbeast)
-                    .start();
-        }
-        catch (RuntimeException | Error e) {
-            rest.close();
-            throw e;
-        }
+        trino = ProductTestServers.startUsing(rest, () -> TrinoServer.builder()
+                .withDirectory(work.resolve("cluster"))
+                .withHeap("1536M")
+                .withTpch()
+                .withQbeastPlugin()
+                .withCatalog("qbeast", qbeast)
+                .start());
         sql = new TrinoQueries(trino);
     }
 
@@ -69,16 +63,7 @@ public class TestRestCatalog
     public void stop()
             throws Exception
     {
-        try {
-            if (trino != null) {
-                trino.close();
-            }
-        }
-        finally {
-            if (rest != null) {
-                rest.close();
-            }
-        }
+        ProductTestServers.closeInOrder(trino, rest);
     }
 
     @Test

@@ -38,7 +38,7 @@ public class TestS3Storage
 
     @BeforeAll
     public void start()
-            throws IOException
+            throws Exception
     {
         Path work = ProductTestEnvironment.newWorkDirectory("s3-storage");
         s3 = S3ProxyServer.start(Files.createDirectories(work.resolve("s3proxy")), BUCKET);
@@ -47,34 +47,20 @@ public class TestS3Storage
         Map<String, String> qbeast = new LinkedHashMap<>(s3.trinoFileSystemProperties());
         qbeast.put("qbeast.warehouse", "s3://" + BUCKET + "/warehouse");
         qbeast.put("qbeast.jdbc.connection-url", "jdbc:sqlite:" + work.resolve("catalog.db").toAbsolutePath());
-        try {
-            trino = TrinoServer.builder()
-                    .withDirectory(work.resolve("cluster"))
-                    .withHeap("1536M")
-                    .withTpch()
-                    .withQbeast("qbeast", localWarehouse, qbeast)
-                    .start();
-        }
-        catch (RuntimeException | Error e) {
-            s3.close();
-            throw e;
-        }
+        trino = ProductTestServers.startUsing(s3, () -> TrinoServer.builder()
+                .withDirectory(work.resolve("cluster"))
+                .withHeap("1536M")
+                .withTpch()
+                .withQbeast("qbeast", localWarehouse, qbeast)
+                .start());
         sql = new TrinoQueries(trino);
     }
 
     @AfterAll
     public void stop()
+            throws Exception
     {
-        try {
-            if (trino != null) {
-                trino.close();
-            }
-        }
-        finally {
-            if (s3 != null) {
-                s3.close();
-            }
-        }
+        ProductTestServers.closeInOrder(trino, s3);
     }
 
     @Test
