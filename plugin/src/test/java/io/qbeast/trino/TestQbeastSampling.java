@@ -110,6 +110,27 @@ class TestQbeastSampling
         assertThat(plan).doesNotContain("Sample[");
     }
 
+    /**
+     * The documented limit: Trino pushes a filter below the sample before offering the sample to the
+     * connector, so a predicate the connector cannot take over as column domains leaves Trino's own
+     * split sampling in the plan; the written weight bound is the exact sample in that case.
+     */
+    @Test
+    void testSampleWithExpressionPredicateIsLeftToTrino()
+    {
+        String sql = "SELECT count(*) FROM orders_s TABLESAMPLE SYSTEM (10) WHERE orderkey %% 10 = 3%s";
+        assertThat((String) computeActual("EXPLAIN " + sql.formatted("")).getOnlyValue()).contains("Sample[type = SYSTEM");
+        assertThat((String) computeActual("EXPLAIN " + sql.formatted(" AND custkey > 0")).getOnlyValue()).contains("Sample[type = SYSTEM");
+        assertThat((String) computeActual("EXPLAIN SELECT count(*) FROM orders_s TABLESAMPLE SYSTEM (10) WHERE custkey > 10 AND orderkey IN (1, 2, 3)").getOnlyValue())
+                .doesNotContain("Sample[");
+        long bound = Weight.upperBound(0.1);
+        assertThat(rows("SELECT orderkey FROM orders_s WHERE _qbeast_weight < %s AND orderkey %% 10 = 3".formatted(bound)))
+                .containsExactlyInAnyOrderElementsOf(rows("SELECT orderkey FROM orders_s TABLESAMPLE SYSTEM (10) WHERE orderkey > 0").stream()
+                        .filter(row -> (Long) row.getField(0) % 10 == 3)
+                        .toList())
+                .isNotEmpty();
+    }
+
     @Test
     void testSampleWithFilterProjectionJoinAndLimit()
     {
