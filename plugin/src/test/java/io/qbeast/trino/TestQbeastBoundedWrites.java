@@ -108,6 +108,13 @@ class TestQbeastBoundedWrites
 
     private void resetWriterStats()
     {
+        // writers of an earlier failed query may still be running after the failure reached the
+        // client; their rows must not count in the next test's statistics
+        assertEventually(() -> assertThat(getDistributedQueryRunner().getServers().stream()
+                .flatMap(server -> server.getTaskManager().getAllTaskInfo().stream())
+                .allMatch(task -> task.taskStatus().getState().isDone()))
+                .as("every task of earlier queries is done")
+                .isTrue());
         writerStats().forEach(QbeastWriterStats::reset);
     }
 
