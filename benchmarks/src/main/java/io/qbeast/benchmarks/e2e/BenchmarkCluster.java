@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.qbeast.trino.tests.ProductTestServers.icebergCatalogOn;
+import static io.qbeast.trino.tests.ProductTestServers.qbeastCatalogOn;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -55,26 +57,12 @@ public final class BenchmarkCluster
         Path warehouse = work.resolve("warehouse");
         PostgresServer postgres = PostgresServer.start("iceberg_catalog");
         try {
-            Map<String, String> qbeast = new LinkedHashMap<>();
-            qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
-            qbeast.put("qbeast.jdbc.connection-user", postgres.user());
-            qbeast.put("qbeast.jdbc.connection-password", postgres.password());
-            qbeast.put("qbeast.jdbc.catalog-name", SHARED_CATALOG);
+            Map<String, String> qbeast = qbeastCatalogOn(postgres, SHARED_CATALOG);
             Map<String, String> qbeastSmall = new LinkedHashMap<>(qbeast);
             // one file per small cube group: a cheap way to a table of thousands of files
             qbeastSmall.put("qbeast.target-file-size", "1kB");
 
-            Map<String, String> iceberg = new LinkedHashMap<>();
-            iceberg.put("connector.name", "iceberg");
-            iceberg.put("iceberg.catalog.type", "jdbc");
-            iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
-            iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
-            iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
-            iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
-            iceberg.put("iceberg.jdbc-catalog.catalog-name", SHARED_CATALOG);
-            iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
-            iceberg.put("fs.native-local.enabled", "true");
-            iceberg.put("local.location", warehouse.toAbsolutePath().toString());
+            Map<String, String> iceberg = icebergCatalogOn(postgres, SHARED_CATALOG, warehouse);
 
             TrinoServer trino = TrinoServer.builder()
                     .withDirectory(work.resolve("cluster"))

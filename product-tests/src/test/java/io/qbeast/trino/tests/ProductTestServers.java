@@ -12,11 +12,39 @@ import static java.util.Objects.requireNonNull;
  * catalogs, a Trino server on top of another server it depends on (a catalog or storage server),
  * and the PostgreSQL JDBC catalog that qbeast and the stock Iceberg connector share.
  */
-final class ProductTestServers
+public final class ProductTestServers
 {
     private ProductTestServers() {}
 
     /** A server with {@code tpch} and {@code qbeast} on a local warehouse, both under {@code work}. */
+    /** qbeast catalog properties on the PostgreSQL JDBC catalog {@code catalogName}. */
+    public static Map<String, String> qbeastCatalogOn(PostgresServer postgres, String catalogName)
+    {
+        Map<String, String> qbeast = new LinkedHashMap<>();
+        qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
+        qbeast.put("qbeast.jdbc.connection-user", postgres.user());
+        qbeast.put("qbeast.jdbc.connection-password", postgres.password());
+        qbeast.put("qbeast.jdbc.catalog-name", catalogName);
+        return qbeast;
+    }
+
+    /** Stock Iceberg connector properties on the same JDBC catalog, with the local warehouse. */
+    public static Map<String, String> icebergCatalogOn(PostgresServer postgres, String catalogName, Path warehouse)
+    {
+        Map<String, String> iceberg = new LinkedHashMap<>();
+        iceberg.put("connector.name", "iceberg");
+        iceberg.put("iceberg.catalog.type", "jdbc");
+        iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
+        iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
+        iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
+        iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
+        iceberg.put("iceberg.jdbc-catalog.catalog-name", catalogName);
+        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
+        iceberg.put("fs.native-local.enabled", "true");
+        iceberg.put("local.location", warehouse.toAbsolutePath().toString());
+        return iceberg;
+    }
+
     static TrinoServer startQbeastServer(Path work)
     {
         return TrinoServer.builder()
@@ -76,23 +104,8 @@ final class ProductTestServers
             Path warehouse = work.resolve("warehouse");
             PostgresServer postgres = PostgresServer.start("iceberg_catalog");
 
-            Map<String, String> qbeast = new LinkedHashMap<>();
-            qbeast.put("qbeast.jdbc.connection-url", postgres.jdbcUrl());
-            qbeast.put("qbeast.jdbc.connection-user", postgres.user());
-            qbeast.put("qbeast.jdbc.connection-password", postgres.password());
-            qbeast.put("qbeast.jdbc.catalog-name", catalogName);
-
-            Map<String, String> iceberg = new LinkedHashMap<>();
-            iceberg.put("connector.name", "iceberg");
-            iceberg.put("iceberg.catalog.type", "jdbc");
-            iceberg.put("iceberg.jdbc-catalog.driver-class", "org.postgresql.Driver");
-            iceberg.put("iceberg.jdbc-catalog.connection-url", postgres.jdbcUrl());
-            iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
-            iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
-            iceberg.put("iceberg.jdbc-catalog.catalog-name", catalogName);
-            iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
-            iceberg.put("fs.native-local.enabled", "true");
-            iceberg.put("local.location", warehouse.toAbsolutePath().toString());
+            Map<String, String> qbeast = qbeastCatalogOn(postgres, catalogName);
+            Map<String, String> iceberg = icebergCatalogOn(postgres, catalogName, warehouse);
 
             TrinoServer trino = startUsing(postgres, () -> TrinoServer.builder()
                     .withDirectory(work.resolve("cluster"))
