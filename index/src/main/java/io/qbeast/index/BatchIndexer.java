@@ -3,6 +3,7 @@ package io.qbeast.index;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 import static java.util.Objects.requireNonNull;
 
@@ -68,7 +69,22 @@ public final class BatchIndexer
      */
     public CubeAssignment assign(IndexState state, double[] coordinates, int[] weights, int rows)
     {
+        return assign(state, coordinates, weights, rows, _ -> 0);
+    }
+
+    /**
+     * As {@link #assign(IndexState, double[], int[], int)}, for a writer that indexes one statement's
+     * rows in several batches: {@code unwrittenRows} says, per cube of {@code state}, how many of its
+     * rows are this writer's own earlier batches, not yet written to any file. They count for the
+     * cube's weight bound and content like any row, but not against {@link #MAX_FILL}: that cap
+     * bounds how large appends make a cube's blocks, while rows of one statement end up in one
+     * block anyway. Without it, the upper cubes of a large write fill up after a few batches and
+     * the lightest rows of later batches fall through to the leaves, where a sample must read them.
+     */
+    public CubeAssignment assign(IndexState state, double[] coordinates, int[] weights, int rows, ToLongFunction<CubeId> unwrittenRows)
+    {
         requireNonNull(state, "state is null");
+        requireNonNull(unwrittenRows, "unwrittenRows is null");
         requireNonNull(coordinates, "coordinates is null");
         requireNonNull(weights, "weights is null");
         int dimensions = state.dimensions();
@@ -85,7 +101,7 @@ public final class BatchIndexer
         long[] sortedKeys = new long[rows];
         sortByWeight(packed, keys, sortedPacked, sortedKeys, rows);
 
-        Tree tree = new Tree(state, maxDepth, coordinates, keyLevels);
+        Tree tree = new Tree(state, maxDepth, coordinates, keyLevels, unwrittenRows);
         int[] nodeOfSorted = new int[rows];
         tree.walk(sortedPacked, sortedKeys, nodeOfSorted, rows);
         return tree.result(sortedPacked, nodeOfSorted, rows);
@@ -244,8 +260,11 @@ public final class BatchIndexer
         private int childSlotCount;
         private final ChildTable childTable;
 
-        Tree(IndexState state, int maxDepth, double[] coordinates, int keyLevels)
+        private final ToLongFunction<CubeId> unwrittenRows;
+
+        Tree(IndexState state, int maxDepth, double[] coordinates, int keyLevels, ToLongFunction<CubeId> unwrittenRows)
         {
+            this.unwrittenRows = unwrittenRows;
             this.cubeSize = state.cubeSize();
             this.dimensions = state.dimensions();
             this.maxDepth = maxDepth;
@@ -275,7 +294,7 @@ public final class BatchIndexer
             long rows = cube.rowCount();
             existing[node] = rows;
             if (cube.inner() || rows >= cubeSize) {
-                capacities[node] = (long) (MAX_FILL * cubeSize);
+                capacities[node] = (long) (MAX_FILL * cubeSize) + unwrittenRows.applyAsLong(cube.cube());
                 long bound = cube.weightBound();
                 if (bound == Weight.ALL && !cube.isEmpty()) {
                     bound = cube.maxWeight() + 1L;

@@ -158,6 +158,50 @@ final class TestBatchIndexer
     }
 
     @Test
+    void testBatchesOfOneStatementKeepTheLightestRowsInTheUpperCubes()
+    {
+        // one writer, one statement, six batches: its own unwritten rows do not count against
+        // MAX_FILL, so the lightest rows of every batch stay in the upper cubes; counting them (as
+        // for appends) lets the upper cubes fill up and the lightest rows of later batches fall
+        // through to the leaves
+        int dimensions = 2;
+        int batches = 6;
+        int batchRows = (int) (20 * CUBE_SIZE);
+        long sampleBound = Weight.upperBound(0.5 * CUBE_SIZE / (batches * (double) batchRows));
+        long deepLightStatement = lightRowsBelowLevelOne(dimensions, batches, batchRows, sampleBound, true);
+        long deepLightAppends = lightRowsBelowLevelOne(dimensions, batches, batchRows, sampleBound, false);
+        assertThat(deepLightStatement).as("rows lighter than half the root's share below level 1").isZero();
+        assertThat(deepLightAppends).as("the same without the statement's own rows exempt").isPositive();
+    }
+
+    private static long lightRowsBelowLevelOne(int dimensions, int batches, int batchRows, long bound, boolean exemptOwnRows)
+    {
+        BatchIndexer indexer = new BatchIndexer();
+        IndexState state = IndexState.empty(1, dimensions, CUBE_SIZE);
+        java.util.Map<CubeId, Long> own = new java.util.HashMap<>();
+        long deepLight = 0;
+        for (int batch = 0; batch < batches; batch++) {
+            double[] coordinates = PointDistribution.UNIFORM.generate(500 + batch, batchRows, dimensions);
+            int[] weights = weights(batchRows, 900 + batch);
+            CubeAssignment assignment = indexer.assign(state, coordinates, weights, batchRows, cube -> exemptOwnRows ? own.getOrDefault(cube, 0L) : 0L);
+            java.util.List<FileFacts> blocks = new java.util.ArrayList<>();
+            for (int cube = 0; cube < assignment.cubeCount(); cube++) {
+                CubeId id = assignment.cubes().get(cube);
+                blocks.add(FileFacts.of(id, id, assignment.minWeight(cube), assignment.maxWeight(cube), assignment.rows(cube)));
+                own.merge(id, assignment.rows(cube), Long::sum);
+            }
+            state = state.plus(blocks);
+            int[] cubeOfRow = assignment.cubeOfRow();
+            for (int row = 0; row < batchRows; row++) {
+                if (weights[row] < bound && assignment.cubes().get(cubeOfRow[row]).depth() > 1) {
+                    deepLight++;
+                }
+            }
+        }
+        return deepLight;
+    }
+
+    @Test
     void testSmallAppendsDescendTheTreeAndKeepCubesUnderTwiceTheCubeSize()
     {
         assertSmallAppendsDescendTheTree(PointDistribution.UNIFORM, 2);

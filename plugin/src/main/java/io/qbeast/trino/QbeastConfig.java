@@ -36,8 +36,9 @@ public class QbeastConfig
     private String restWarehouse;
     private String restCredential;
     private String restToken;
-    private DataSize writerBufferSize = DataSize.of(64, MEGABYTE);
-    private DataSize targetFileSize = DataSize.of(256, MEGABYTE);
+    private DataSize writerBufferSize = DataSize.of(256, MEGABYTE);
+    private DataSize targetFileSize = DataSize.of(512, MEGABYTE);
+    private String writerSpillPath = System.getProperty("java.io.tmpdir");
     private long defaultCubeSize = DEFAULT_CUBE_SIZE;
     private QbeastCompressionCodec compressionCodec = QbeastCompressionCodec.ZSTD;
 
@@ -184,7 +185,7 @@ public class QbeastConfig
     }
 
     @Config("qbeast.writer.buffer-size")
-    @ConfigDescription("Rows each writer buffers before indexing them and writing files (its memory budget, reported to Trino)")
+    @ConfigDescription("Memory budget of each writer (buffered rows, the merge, the open Parquet row group; reported to Trino); rows beyond half of it are spilled to qbeast.writer.spill-path")
     public QbeastConfig setWriterBufferSize(DataSize writerBufferSize)
     {
         this.writerBufferSize = writerBufferSize;
@@ -199,10 +200,24 @@ public class QbeastConfig
     }
 
     @Config("qbeast.target-file-size")
-    @ConfigDescription("Upper bound for the size of a data file; groups of cubes larger than this are split over several files")
+    @ConfigDescription("Target size of a data file: a writer starts a new file before a row group that would take the open one past it")
     public QbeastConfig setTargetFileSize(DataSize targetFileSize)
     {
         this.targetFileSize = targetFileSize;
+        return this;
+    }
+
+    @NotNull
+    public String getWriterSpillPath()
+    {
+        return writerSpillPath;
+    }
+
+    @Config("qbeast.writer.spill-path")
+    @ConfigDescription("Local directory where writers spill sorted runs beyond their memory budget (files are deleted when the write ends)")
+    public QbeastConfig setWriterSpillPath(String writerSpillPath)
+    {
+        this.writerSpillPath = writerSpillPath;
         return this;
     }
 

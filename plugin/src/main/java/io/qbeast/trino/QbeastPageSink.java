@@ -1,27 +1,30 @@
 package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
-import io.airlift.units.DataSize;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.index.BatchIndexer;
 import io.qbeast.index.ColumnProfile;
 import io.qbeast.index.CubeAssignment;
-import io.qbeast.index.CubeGroup;
 import io.qbeast.index.CubeId;
 import io.qbeast.index.FileFacts;
+import io.qbeast.index.FileLayout;
 import io.qbeast.index.IndexState;
 import io.qbeast.index.Revision;
 import io.qbeast.index.RevisionPlanner;
-import io.qbeast.index.Rollup;
 import io.qbeast.index.WeightGenerator;
-import io.qbeast.trino.parquet.IcebergMetrics;
 import io.qbeast.trino.parquet.QbeastParquetFileWriter;
 import io.qbeast.trino.parquet.WrittenFile;
+import io.qbeast.trino.write.BufferedRun;
+import io.qbeast.trino.write.MergedRun;
+import io.qbeast.trino.write.RowRefs;
+import io.qbeast.trino.write.RunMerger;
+import io.qbeast.trino.write.SortedRun;
+import io.qbeast.trino.write.SpillPageSerde;
+import io.qbeast.trino.write.SpilledRun;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.writer.ParquetWriterOptions;
@@ -38,53 +41,61 @@ import org.apache.iceberg.types.Types;
 import org.apache.parquet.format.CompressionCodec;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_INTERNAL_ERROR;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_WRITER_ERROR;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The clustering writer. Rows are buffered up to a memory budget; a full buffer (and the rest at
- * {@link #finish()}) is indexed as one batch:
+ * The clustering writer: one tree per writer and statement, written in depth-first order.
+ *
+ * <p>Rows are buffered up to half the memory budget. A full buffer is indexed as one batch and
+ * spilled to local disk as a sorted run:
  * <ol>
  *   <li>the revision is chosen: the table's current one, widened when the batch falls outside
- *       it ({@link RevisionPlanner}), or, for a table without one, proposed from the batch;</li>
+ *       it ({@link RevisionPlanner}), or, for a table without one, proposed from the first batch;</li>
  *   <li>every row gets its point (through the revision's transformations) and a random weight;</li>
  *   <li>the batch is assigned to cubes against the index state of the base snapshot plus the
- *       files this sink already wrote ({@link BatchIndexer});</li>
- *   <li>small cubes are rolled up into groups of at most {@code cap} rows ({@link Rollup}), where
- *       {@code cap} is the cube size, or fewer when that many rows would exceed the target file
- *       size;</li>
- *   <li>each group becomes one Parquet file (more if one cube alone exceeds the cap), its rows
- *       sorted by weight, with {@code _qbeast_weight} and {@code _qbeast_cube} columns.</li>
+ *       runs this sink already indexed ({@link BatchIndexer}), so later batches descend the tree
+ *       the earlier ones built instead of building their own;</li>
+ *   <li>its rows are ordered by (cube, weight) and written to a {@link SpilledRun}.</li>
  * </ol>
+ * {@link #finish()} indexes the rest of the buffer the same way (kept in memory), merges all runs
+ * ({@link RunMerger}) and writes the result as {@link FileLayout} plans it: row groups in cube
+ * order, each a compact region in ascending weight, files of the target size holding contiguous
+ * depth-first ranges of cubes. Every row is written to a data file once; rows of spilled batches
+ * are also written and read once locally.
  *
- * <p>Memory: half of the budget holds buffered pages plus the per-row arrays indexing them; the
- * other half is for the open file writer and the page being built for it. The largest amount
- * held at once is reported to {@link QbeastWriterStats}.
+ * <p>Memory: the buffer and the arrays indexing it take half of the budget; the merge holds one
+ * row group being built, one page per spilled run, and the file writer's open row group. The most
+ * held at once is reported to {@link QbeastWriterStats}. Spill files are deleted when the sink
+ * finishes or aborts.
  */
 public class QbeastPageSink
         implements ConnectorPageSink
 {
     private static final Logger log = Logger.get(QbeastPageSink.class);
-    private static final int MAX_OUTPUT_PAGE_ROWS = 4096;
-    private static final int MIN_OUTPUT_PAGE_ROWS = 128;
-    static final int ROW_GROUPS_PER_FILE = 8;
-    private static final long MIN_ROW_GROUP_BYTES = 1024 * 1024;
+    // spilled runs merged at once (more are merged into one run first), as Trino's max-open-sort-files
+    static final int MAX_MERGE_RUNS = 16;
+    private static final long MAX_SPILL_PAGE_BYTES = 1024 * 1024;
+    private static final long MAX_ROW_GROUP_BYTES = 128L * 1024 * 1024;
+    private static final long MIN_ROW_GROUP_BYTES = 4L * 1024 * 1024;
+    // before any row group of a file is written: assume no compression (cuts files early, never late)
+    private static final double INITIAL_COMPRESSION = 1.0;
 
     private final QbeastWritableTableHandle handle;
     private final TrinoFileSystem fileSystem;
@@ -92,6 +103,7 @@ public class QbeastPageSink
     private final Location dataLocation;
     private final Schema schema;
     private final List<Type> schemaTypes;
+    private final List<Type> inputTypes;
     // per schema column: the input channel holding it, or -1 for the index columns (and columns not written)
     private final int[] inputChannels;
     private final int weightColumn;
@@ -104,19 +116,29 @@ public class QbeastPageSink
     private final long memoryBudget;
     private final long bufferLimit;
     private final long perRowOverhead;
-    private final long targetFileSize;
     private final long cubeSize;
+    private final FileLayout layout;
     private final ParquetWriterOptions writerOptions;
     private final CompressionCodec compressionCodec;
+    private final Path spillDirectory;
+    private final long spillPageBytes;
+    private final SpillPageSerde spillSerde;
     private final JsonCodec<CommitTaskData> commitTaskCodec;
     private final QbeastWriterStats stats;
     private final Optional<Revision> tableRevision;
 
     private Revision revision;
+    private final Map<Long, Revision> revisions = new HashMap<>();
     private final Map<Long, IndexState> states = new HashMap<>();
+    // rows of each cube in this sink's runs (not yet in any file)
+    private final Map<CubeId, Long> unwrittenRows = new HashMap<>();
     private final List<Page> buffer = new ArrayList<>();
     private long bufferedRows;
     private long bufferedBytes;
+    private final List<SpilledRun> spilledRuns = new ArrayList<>();
+    private long indexedRows;
+    private long indexedBytes;
+    private long mergeBytes;
     private final List<CommitTaskData> writtenFiles = new ArrayList<>();
     private final List<Location> createdFiles = new ArrayList<>();
     private QbeastParquetFileWriter openWriter;
@@ -134,6 +156,8 @@ public class QbeastPageSink
             long targetFileSize,
             ParquetWriterOptions writerOptions,
             CompressionCodec compressionCodec,
+            Path spillDirectory,
+            SpillPageSerde spillSerde,
             long weightSeed,
             JsonCodec<CommitTaskData> commitTaskCodec,
             QbeastWriterStats stats)
@@ -147,7 +171,13 @@ public class QbeastPageSink
         this.baseIndex = requireNonNull(baseIndex, "baseIndex is null");
         this.memoryBudget = memoryBudget;
         this.bufferLimit = memoryBudget / 2;
-        this.targetFileSize = targetFileSize;
+        long maxRowGroup = Math.max(1, Math.min(MAX_ROW_GROUP_BYTES, memoryBudget / 8));
+        long minRowGroup = Math.min(maxRowGroup, Math.min(MIN_ROW_GROUP_BYTES, targetFileSize));
+        this.layout = new FileLayout(new FileLayout.Settings(targetFileSize, minRowGroup, maxRowGroup));
+        this.spillDirectory = requireNonNull(spillDirectory, "spillDirectory is null");
+        // a merge holds one page per run: all of them within an eighth of the budget
+        this.spillPageBytes = Math.max(1, Math.min(MAX_SPILL_PAGE_BYTES, memoryBudget / (8L * MAX_MERGE_RUNS)));
+        this.spillSerde = requireNonNull(spillSerde, "spillSerde is null");
         this.cubeSize = handle.cubeSize();
         this.writerOptions = requireNonNull(writerOptions, "writerOptions is null");
         this.compressionCodec = requireNonNull(compressionCodec, "compressionCodec is null");
@@ -192,8 +222,9 @@ public class QbeastPageSink
             indexedTypes.add(handle.inputColumns().get(channel).type());
         }
         this.pointMapper = new PointMapper(handle.indexedColumns(), indexedChannels, indexedTypes);
-        // coordinates, weight, cube of row, sort key, and what the indexer keeps per row
-        this.perRowOverhead = 8L * pointMapper.dimensions() + 40;
+        this.inputTypes = handle.inputColumns().stream().map(QbeastColumnHandle::type).collect(ImmutableList.toImmutableList());
+        // coordinates, weight, cube of row, sort keys of the indexer, and the run's order arrays
+        this.perRowOverhead = 8L * pointMapper.dimensions() + 60;
 
         this.tableRevision = handle.revisionJson().map(Revision::fromJson);
         tableRevision.ifPresent(pointMapper::validate);
@@ -206,12 +237,15 @@ public class QbeastPageSink
         if (page.getPositionCount() == 0) {
             return NOT_BLOCKED;
         }
+        if (closed) {
+            throw new IllegalStateException("Page sink is closed");
+        }
         buffer.add(page);
         bufferedRows += page.getPositionCount();
         bufferedBytes += page.getRetainedSizeInBytes();
         recordMemory(0);
         if (bufferedBytes + bufferedRows * perRowOverhead >= bufferLimit || bufferedRows >= Integer.MAX_VALUE / Math.max(8, pointMapper.dimensions() * 2L)) {
-            flush();
+            spill();
         }
         return NOT_BLOCKED;
     }
@@ -220,7 +254,7 @@ public class QbeastPageSink
     public long getMemoryUsage()
     {
         QbeastParquetFileWriter writer = openWriter;
-        return bufferedBytes + bufferedRows * perRowOverhead + (writer == null ? 0 : writer.getMemoryUsage());
+        return bufferedBytes + bufferedRows * perRowOverhead + mergeBytes + (writer == null ? 0 : writer.getMemoryUsage());
     }
 
     @Override
@@ -232,12 +266,27 @@ public class QbeastPageSink
     @Override
     public CompletableFuture<Collection<Slice>> finish()
     {
+        if (closed) {
+            throw new IllegalStateException("Page sink is closed");
+        }
+        List<SortedRun> runs = new ArrayList<>(spilledRuns);
         try {
-            flush();
+            index().ifPresent(runs::add);
+            // the buffered pages now belong to the last run, counted in the merge's memory
+            clearBuffer();
+            if (!runs.isEmpty()) {
+                write(new RunMerger(runs));
+            }
         }
         catch (RuntimeException | Error e) {
             abort();
             throw e;
+        }
+        finally {
+            runs.forEach(SortedRun::close);
+            spilledRuns.clear();
+            clearBuffer();
+            mergeBytes = 0;
         }
         closed = true;
         ImmutableList.Builder<Slice> fragments = ImmutableList.builder();
@@ -251,9 +300,16 @@ public class QbeastPageSink
     public void abort()
     {
         closed = true;
-        buffer.clear();
-        bufferedRows = 0;
-        bufferedBytes = 0;
+        clearBuffer();
+        for (SpilledRun run : spilledRuns) {
+            try {
+                run.close();
+            }
+            catch (RuntimeException e) {
+                log.warn(e, "Failed to delete spill file %s of an aborted write to %s", run.path(), handle.schemaTableName());
+            }
+        }
+        spilledRuns.clear();
         if (openWriter != null) {
             openWriter.rollback();
             openWriter = null;
@@ -280,87 +336,87 @@ public class QbeastPageSink
         });
     }
 
-    private void flush()
+    // a full buffer: indexed, sorted and written to local disk
+    private void spill()
     {
-        if (closed) {
-            throw new IllegalStateException("Page sink is closed");
-        }
-        if (bufferedRows == 0) {
+        Optional<BufferedRun> run = index();
+        if (run.isEmpty()) {
             return;
         }
+        clearBuffer();
+        spilledRuns.add(spill(run.get()));
+        if (spilledRuns.size() >= MAX_MERGE_RUNS) {
+            // too many runs to merge within the budget: merge these into one (rows stay in cube, weight order)
+            List<SortedRun> runs = List.copyOf(spilledRuns);
+            spilledRuns.clear();
+            try {
+                spilledRuns.add(spill(new MergedRun(new RunMerger(runs), spillPageRows())));
+            }
+            finally {
+                runs.forEach(SortedRun::close);
+            }
+        }
+        recordMemory(0);
+    }
+
+    private SpilledRun spill(SortedRun run)
+    {
+        try {
+            SpilledRun spilled = SpilledRun.spill(run, inputTypes, spillDirectory, "qbeast-" + queryId + "-", spillSerde, spillPageRows());
+            stats.recordSpill(spilled.fileBytes());
+            return spilled;
+        }
+        catch (UncheckedIOException e) {
+            throw new TrinoException(QBEAST_WRITER_ERROR, "Failed to spill rows of %s to %s: %s".formatted(handle.schemaTableName(), spillDirectory, e.getMessage()), e);
+        }
+    }
+
+    private int spillPageRows()
+    {
+        return (int) Math.clamp(spillPageBytes / Math.max(1, indexedBytes / Math.max(1, indexedRows)), 16, 8192);
+    }
+
+    /**
+     * Indexes the buffered rows as one batch; the state of its revision then includes them, so
+     * the next batch descends the same tree. The buffer's pages move into the returned run.
+     */
+    private Optional<BufferedRun> index()
+    {
+        if (bufferedRows == 0) {
+            return Optional.empty();
+        }
         int rows = Math.toIntExact(bufferedRows);
-        long avgRowBytes = Math.max(1, bufferedBytes / rows);
         stats.recordFlush(bufferedBytes);
 
         Revision batchRevision = chooseRevision();
+        revisions.put(batchRevision.id(), batchRevision);
         int dimensions = batchRevision.dimensions();
         double[] coordinates = new double[rows * dimensions];
-        int[] pageStarts = new int[buffer.size() + 1];
-        for (int page = 0; page < buffer.size(); page++) {
-            pointMapper.coordinates(batchRevision, buffer.get(page), coordinates, pageStarts[page]);
-            pageStarts[page + 1] = pageStarts[page] + buffer.get(page).getPositionCount();
+        int firstRow = 0;
+        for (Page page : buffer) {
+            pointMapper.coordinates(batchRevision, page, coordinates, firstRow);
+            firstRow += page.getPositionCount();
         }
         int[] weights = new int[rows];
         weightGenerator.fill(weights, 0, rows);
 
         IndexState state = states.computeIfAbsent(batchRevision.id(), _ -> baseIndex.get().state(batchRevision));
-        CubeAssignment assignment = indexer.assign(state, coordinates, weights, rows);
-        coordinates = null;
+        CubeAssignment assignment = indexer.assign(state, coordinates, weights, rows, cube -> unwrittenRows.getOrDefault(cube, 0L));
+        List<FileFacts> blocks = new ArrayList<>(assignment.cubeCount());
+        for (int cube = 0; cube < assignment.cubeCount(); cube++) {
+            CubeId id = assignment.cubes().get(cube);
+            blocks.add(FileFacts.of(id, id, assignment.minWeight(cube), assignment.maxWeight(cube), assignment.rows(cube)));
+            unwrittenRows.merge(id, assignment.rows(cube), Long::sum);
+        }
+        states.put(batchRevision.id(), state.plus(blocks));
+        indexedRows += rows;
+        indexedBytes += bufferedBytes;
+        recordMemory(0);
+        return Optional.of(new BufferedRun(buffer, assignment, weights));
+    }
 
-        long rowsPerTargetFile = Math.max(1, targetFileSize / avgRowBytes);
-        long cap = Math.max(1, Math.min(cubeSize, rowsPerTargetFile));
-        List<CubeId> cubes = assignment.cubes();
-        List<CubeGroup> groups = Rollup.group(cubes, assignment.rowsPerCube(), cap);
-
-        // rows of each group in ascending weight: the batch's weight order, bucketed by group
-        Map<CubeId, Integer> groupOfMember = new HashMap<>();
-        for (int group = 0; group < groups.size(); group++) {
-            for (CubeId member : groups.get(group).members()) {
-                groupOfMember.put(member, group);
-            }
-        }
-        int[] groupOfCube = new int[cubes.size()];
-        byte[][] cubeBytes = new byte[cubes.size()][];
-        for (int cube = 0; cube < cubes.size(); cube++) {
-            Integer group = groupOfMember.get(cubes.get(cube));
-            if (group == null) {
-                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Rollup left cube %s out of every group".formatted(cubes.get(cube)));
-            }
-            groupOfCube[cube] = group;
-            cubeBytes[cube] = cubes.get(cube).toBytes();
-        }
-        int[] cubeOfRow = assignment.cubeOfRow();
-        int[] groupOffsets = new int[groups.size() + 1];
-        for (int row = 0; row < rows; row++) {
-            groupOffsets[groupOfCube[cubeOfRow[row]] + 1]++;
-        }
-        for (int group = 0; group < groups.size(); group++) {
-            groupOffsets[group + 1] += groupOffsets[group];
-        }
-        int[] rowsByGroup = new int[rows];
-        int[] fill = Arrays.copyOf(groupOffsets, groups.size());
-        for (int row : assignment.rowsInWeightOrder()) {
-            rowsByGroup[fill[groupOfCube[cubeOfRow[row]]]++] = row;
-        }
-
-        Optional<String> newRevisionJson = tableRevision.isPresent() && tableRevision.get().id() == batchRevision.id()
-                ? Optional.empty()
-                : Optional.of(batchRevision.toJson());
-        List<FileFacts> newFacts = new ArrayList<>();
-        for (int group = 0; group < groups.size(); group++) {
-            int from = groupOffsets[group];
-            int to = groupOffsets[group + 1];
-            if (from == to) {
-                continue;
-            }
-            byte[] rootBytes = groups.get(group).root().toBytes();
-            for (int start = from; start < to; start += (int) cap) {
-                int end = (int) Math.min(to, start + cap);
-                newFacts.add(writeFile(rowsByGroup, start, end, weights, pageStarts, cubeOfRow, cubeBytes, rootBytes, avgRowBytes, newRevisionJson));
-            }
-        }
-        states.put(batchRevision.id(), state.plus(newFacts));
-
+    private void clearBuffer()
+    {
         buffer.clear();
         bufferedRows = 0;
         bufferedBytes = 0;
@@ -384,146 +440,126 @@ public class QbeastPageSink
         return revision;
     }
 
-    /** Writes the rows {@code rowsByGroup[start, end)} (in ascending weight) to a new file; returns its facts. */
-    private FileFacts writeFile(int[] rowsByGroup, int start, int end, int[] weights, int[] pageStarts, int[] cubeOfRow, byte[][] cubeBytes, byte[] rootBytes, long avgRowBytes, Optional<String> newRevisionJson)
+    /** Writes the merged runs as the layout plans them: row groups in cube order, files cut by size. */
+    private void write(RunMerger merger)
+    {
+        List<CubeId> cubes = merger.cubes();
+        byte[][] cubeBytes = new byte[cubes.size()][];
+        for (int cube = 0; cube < cubes.size(); cube++) {
+            cubeBytes[cube] = cubes.get(cube).toBytes();
+        }
+        double bytesPerRow = Math.max(1.0, (double) indexedBytes / Math.max(1, indexedRows));
+        List<FileLayout.RowGroup> plan = layout.rowGroups(cubes, merger.rowsPerCube(), bytesPerRow);
+        RowRefs refs = new RowRefs();
+        OpenFile file = null;
+        for (FileLayout.RowGroup group : plan) {
+            merger.fill(group, refs);
+            Page page = outputPage(group, refs, cubeBytes);
+            long revisionId = cubes.get(group.firstCube()).revisionId();
+            if (file != null && layout.cutsBefore(file.writer.getWrittenBytes(), (long) (page.getSizeInBytes() * file.compression()), file.revisionId == revisionId)) {
+                commit(file, cubes);
+                file = null;
+            }
+            if (file == null) {
+                file = open(revisionId);
+            }
+            mergeBytes = merger.retainedBytes() + page.getRetainedSizeInBytes();
+            file.append(page, group, refs);
+            recordMemory(mergeBytes + file.writer.getMemoryUsage());
+            file.writer.finishRowGroup();
+        }
+        if (file != null) {
+            commit(file, cubes);
+        }
+    }
+
+    private Page outputPage(FileLayout.RowGroup group, RowRefs refs, byte[][] cubeBytes)
+    {
+        int count = refs.size();
+        Block[] blocks = new Block[schemaTypes.size()];
+        for (int column = 0; column < blocks.length; column++) {
+            Type type = schemaTypes.get(column);
+            if (column == weightColumn) {
+                blocks[column] = new IntArrayBlock(count, Optional.empty(), refs.weights());
+            }
+            else if (column == cubeColumn) {
+                if (group.isSingleCube()) {
+                    BlockBuilder single = VARBINARY.createBlockBuilder(null, 1);
+                    VARBINARY.writeSlice(single, Slices.wrappedBuffer(cubeBytes[group.firstCube()]));
+                    blocks[column] = RunLengthEncodedBlock.create(single.build(), count);
+                }
+                else {
+                    BlockBuilder builder = VARBINARY.createBlockBuilder(null, count);
+                    for (int i = 0; i < count; i++) {
+                        VARBINARY.writeSlice(builder, Slices.wrappedBuffer(cubeBytes[refs.cube(i)]));
+                    }
+                    blocks[column] = builder.build();
+                }
+            }
+            else if (inputChannels[column] < 0) {
+                blocks[column] = RunLengthEncodedBlock.create(type.createBlockBuilder(null, 1).appendNull().build(), count);
+            }
+            else {
+                blocks[column] = refs.gather(inputChannels[column], type);
+            }
+        }
+        return new Page(count, blocks);
+    }
+
+    private OpenFile open(long revisionId)
     {
         Location location = dataLocation.appendPath(queryId + "-" + UUID.randomUUID() + ".parquet");
         createdFiles.add(location);
-        int rows = end - start;
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, fileWriterOptions(rows, avgRowBytes), compressionCodec, handle.storageProperties(), true);
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties(), false);
         openWriter = writer;
-        byte[] maxCube = rootBytes;
-        int pageRows = (int) Math.max(1, Math.min(MAX_OUTPUT_PAGE_ROWS, (memoryBudget / 8) / avgRowBytes));
-        // the writer closes a row group only between pages: pages small enough for several row groups per file
-        pageRows = Math.min(pageRows, Math.max(MIN_OUTPUT_PAGE_ROWS, (rows + ROW_GROUPS_PER_FILE - 1) / ROW_GROUPS_PER_FILE));
-        try {
-            int[] pages = new int[pageRows];
-            int[] positions = new int[pageRows];
-            for (int chunk = start; chunk < end; chunk += pageRows) {
-                int count = Math.min(pageRows, end - chunk);
-                int[] chunkWeights = new int[count];
-                Block[] blocks = new Block[schemaTypes.size()];
-                BlockBuilder cubes = VARBINARY.createBlockBuilder(null, count);
-                for (int i = 0; i < count; i++) {
-                    int row = rowsByGroup[chunk + i];
-                    chunkWeights[i] = weights[row];
-                    int page = pageOf(pageStarts, row);
-                    pages[i] = page;
-                    positions[i] = row - pageStarts[page];
-                    byte[] cube = cubeBytes[cubeOfRow[row]];
-                    VARBINARY.writeSlice(cubes, Slices.wrappedBuffer(cube));
-                    if (CubeId.compareBytes(cube, maxCube) > 0) {
-                        maxCube = cube;
-                    }
-                }
-                for (int column = 0; column < blocks.length; column++) {
-                    if (column == weightColumn) {
-                        blocks[column] = new IntArrayBlock(count, Optional.empty(), chunkWeights);
-                    }
-                    else if (column == cubeColumn) {
-                        blocks[column] = cubes.build();
-                    }
-                    else if (inputChannels[column] < 0) {
-                        Type type = schemaTypes.get(column);
-                        blocks[column] = RunLengthEncodedBlock.create(type.createBlockBuilder(null, 1).appendNull().build(), count);
-                    }
-                    else {
-                        Type type = schemaTypes.get(column);
-                        int channel = inputChannels[column];
-                        BlockBuilder builder = type.createBlockBuilder(null, count);
-                        for (int i = 0; i < count; i++) {
-                            type.appendTo(buffer.get(pages[i]).getBlock(channel), positions[i], builder);
-                        }
-                        blocks[column] = builder.build();
-                    }
-                }
-                Page output = new Page(count, blocks);
-                writer.appendPage(output);
-                recordMemory(writer.getMemoryUsage() + output.getRetainedSizeInBytes());
-            }
-            WrittenFile file = writer.commit();
-            openWriter = null;
-            file = withCubeLowerBound(file, rootBytes);
-            writtenFiles.add(new CommitTaskData(file, newRevisionJson, distinctCubes(rowsByGroup, start, end, cubeOfRow)));
-            completedBytes += file.fileSizeInBytes();
-            stats.recordFile(file.recordCount());
-            int minWeight = weights[rowsByGroup[start]];
-            int maxWeight = weights[rowsByGroup[end - 1]];
-            return new FileFacts(rootBytes, maxCube, minWeight, maxWeight, end - start);
-        }
-        catch (RuntimeException | Error e) {
-            if (openWriter != null) {
-                openWriter.rollback();
-                openWriter = null;
-            }
-            throw e;
-        }
+        return new OpenFile(writer, revisionId);
     }
 
-    /**
-     * Rows are written in ascending weight, so a sample needs a prefix of each file: cutting the
-     * file into about {@link #ROW_GROUPS_PER_FILE} row groups (trino-parquet closes a row group once
-     * its buffered bytes reach the limit; we estimate from the rows' in-memory size) lets the reader
-     * skip the row groups past the sample's bound by their weight statistics, so a sample reads at
-     * most about one row group more than it needs of each file. Never above the configured limit.
-     */
-    private ParquetWriterOptions fileWriterOptions(int rows, long avgRowBytes)
+    private void commit(OpenFile file, List<CubeId> cubes)
     {
-        long perRowGroup = Math.max(MIN_ROW_GROUP_BYTES, rows * avgRowBytes / ROW_GROUPS_PER_FILE);
-        if (perRowGroup >= writerOptions.getMaxRowGroupSize()) {
-            return writerOptions;
+        WrittenFile written = file.writer.commit();
+        openWriter = null;
+        Optional<String> newRevisionJson = tableRevision.isPresent() && tableRevision.get().id() == file.revisionId
+                ? Optional.empty()
+                : Optional.of(revisions.get(file.revisionId).toJson());
+        writtenFiles.add(new CommitTaskData(written, newRevisionJson, file.cubes.cardinality()));
+        completedBytes += written.fileSizeInBytes();
+        stats.recordFile(written.recordCount());
+        log.debug("Table %s: wrote %s with %s rows of cubes %s..%s in %s row groups", handle.schemaTableName(), written.path(), written.recordCount(),
+                cubes.get(file.cubes.nextSetBit(0)), cubes.get(file.cubes.length() - 1), file.writer.rowGroupCount());
+    }
+
+    private void recordMemory(long extraBytes)
+    {
+        stats.recordSinkMemory(bufferedBytes + bufferedRows * perRowOverhead + extraBytes);
+    }
+
+    /** The data file being written, and what its rows have been so far. */
+    private static final class OpenFile
+    {
+        final QbeastParquetFileWriter writer;
+        final long revisionId;
+        final BitSet cubes = new BitSet();
+        long pageBytes;
+
+        OpenFile(QbeastParquetFileWriter writer, long revisionId)
+        {
+            this.writer = writer;
+            this.revisionId = revisionId;
         }
-        return ParquetWriterOptions.builder()
-                .setMaxBlockSize(DataSize.ofBytes(perRowGroup))
-                .setMaxPageSize(DataSize.ofBytes(writerOptions.getMaxPageSize()))
-                .setMaxPageValueCount(writerOptions.getMaxPageValueCount())
-                .setBatchSize(writerOptions.getBatchSize())
-                .build();
-    }
 
-    /**
-     * The file's lower bound of {@code _qbeast_cube} becomes the root of its rollup group (which
-     * sorts before every cube of the group, and may hold no rows of this file): so every file's
-     * cube bounds are a group root and one of its descendants.
-     */
-    private WrittenFile withCubeLowerBound(WrittenFile file, byte[] rootBytes)
-    {
-        int cubeFieldId = schema.columns().get(cubeColumn).fieldId();
-        IcebergMetrics metrics = file.metrics();
-        Map<Integer, byte[]> lowerBounds = new HashMap<>(metrics.lowerBounds());
-        lowerBounds.put(cubeFieldId, rootBytes);
-        IcebergMetrics adjusted = new IcebergMetrics(
-                metrics.recordCount(),
-                metrics.columnSizes(),
-                metrics.valueCounts(),
-                metrics.nullValueCounts(),
-                metrics.nanValueCounts(),
-                ImmutableMap.copyOf(lowerBounds),
-                metrics.upperBounds());
-        return new WrittenFile(file.path(), file.fileSizeInBytes(), file.recordCount(), adjusted, file.splitOffsets());
-    }
-
-    private static int distinctCubes(int[] rowsByGroup, int start, int end, int[] cubeOfRow)
-    {
-        Set<Integer> cubes = new HashSet<>();
-        for (int i = start; i < end; i++) {
-            cubes.add(cubeOfRow[rowsByGroup[i]]);
+        void append(Page page, FileLayout.RowGroup group, RowRefs refs)
+        {
+            writer.appendPage(page);
+            pageBytes += page.getSizeInBytes();
+            cubes.set(group.firstCube(), group.lastCube() + 1);
         }
-        return cubes.size();
-    }
 
-    private static int pageOf(int[] pageStarts, int row)
-    {
-        int index = Arrays.binarySearch(pageStarts, row);
-        if (index >= 0) {
-            // the first page starting at this row (skips none: empty pages are never buffered)
-            return index;
+        // bytes on storage per byte of page so far
+        double compression()
+        {
+            long written = writer.getWrittenBytes();
+            return pageBytes == 0 || written <= 0 ? INITIAL_COMPRESSION : Math.min(1.0, (double) written / pageBytes);
         }
-        return -index - 2;
-    }
-
-    private void recordMemory(long writerBytes)
-    {
-        stats.recordSinkMemory(bufferedBytes + bufferedRows * perRowOverhead + writerBytes);
     }
 }

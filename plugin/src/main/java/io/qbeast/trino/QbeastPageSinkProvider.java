@@ -9,6 +9,7 @@ import io.airlift.units.DataSize;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.iceberg.TrinoFileIo;
+import io.qbeast.trino.write.SpillPageSerde;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.writer.ParquetWriterOptions;
@@ -26,6 +27,7 @@ import io.trino.spi.type.TypeManager;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
@@ -46,6 +48,7 @@ public class QbeastPageSinkProvider
     private final QbeastWriterStats stats;
     private final JsonCodec<CommitTaskData> commitTaskCodec;
     private final SecureRandom seeds = new SecureRandom();
+    private final SpillPageSerde spillSerde;
 
     @Inject
     public QbeastPageSinkProvider(
@@ -62,6 +65,7 @@ public class QbeastPageSinkProvider
         this.indexStateCache = requireNonNull(indexStateCache, "indexStateCache is null");
         this.stats = requireNonNull(stats, "stats is null");
         this.commitTaskCodec = requireNonNull(commitTaskCodec, "commitTaskCodec is null");
+        this.spillSerde = new SpillPageSerde(typeManager);
     }
 
     @Override
@@ -116,7 +120,7 @@ public class QbeastPageSinkProvider
                 .collect(ImmutableList.toImmutableList());
         Supplier<SnapshotIndex> baseIndex = Suppliers.memoize(readBaseIndex::get);
         long memoryBudget = config.getWriterBufferSize().toBytes();
-        // a row group is buffered whole by the writer: keep it within the writer's half of the budget
+        // the sink ends row groups itself (one page each, planned by FileLayout); this only bounds one
         long rowGroupSize = Math.max(64 * 1024, Math.min(MAX_ROW_GROUP_SIZE, memoryBudget / 4));
         ParquetWriterOptions writerOptions = ParquetWriterOptions.builder()
                 .setMaxBlockSize(DataSize.ofBytes(rowGroupSize))
@@ -132,6 +136,8 @@ public class QbeastPageSinkProvider
                 config.getTargetFileSize().toBytes(),
                 writerOptions,
                 config.getCompressionCodec().parquetCodec(),
+                Path.of(config.getWriterSpillPath()),
+                spillSerde,
                 seeds.nextLong(),
                 commitTaskCodec,
                 stats);

@@ -10,6 +10,8 @@ public class QbeastWriterStats
     private final AtomicLong flushedBytes = new AtomicLong();
     private final AtomicLong filesWritten = new AtomicLong();
     private final AtomicLong rowsWritten = new AtomicLong();
+    private final AtomicLong spills = new AtomicLong();
+    private final AtomicLong spilledBytes = new AtomicLong();
 
     /** Records the memory one sink holds at some moment (buffer, index arrays, open file writer). */
     public void recordSinkMemory(long bytes)
@@ -22,6 +24,23 @@ public class QbeastWriterStats
     {
         flushes.incrementAndGet();
         flushedBytes.addAndGet(bufferedBytes);
+    }
+
+    /** Records a sorted run written to local disk: its bytes. */
+    public void recordSpill(long bytes)
+    {
+        spills.incrementAndGet();
+        spilledBytes.addAndGet(bytes);
+    }
+
+    public long getSpills()
+    {
+        return spills.get();
+    }
+
+    public long getSpilledBytes()
+    {
+        return spilledBytes.get();
     }
 
     public void recordFile(long rows)
@@ -64,5 +83,7 @@ public class QbeastWriterStats
         flushedBytes.set(0);
         filesWritten.set(0);
         rowsWritten.set(0);
+        spills.set(0);
+        spilledBytes.set(0);
     }
 }

@@ -2,6 +2,9 @@ package io.qbeast.trino.parquet;
 
 import com.google.common.collect.ImmutableList;
 import io.airlift.log.Logger;
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
+import io.airlift.units.DataSize;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.memory.context.AggregatedMemoryContext;
@@ -9,16 +12,21 @@ import io.trino.parquet.writer.ParquetWriter;
 import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +43,12 @@ import static java.util.Objects.requireNonNull;
  * Writes Trino pages to one Parquet data file of an Iceberg table through trino-parquet's
  * {@link ParquetWriter}: Iceberg field ids in the file schema, Iceberg metrics from the footer.
  * Not thread safe; one writer per file. Call {@link #commit()} or {@link #rollback()} exactly once.
+ *
+ * <p>The caller decides where row groups end ({@link #finishRowGroup()}; also when a row group
+ * reaches the options' maximum row group size). trino-parquet 476 closes a row group only by size,
+ * so each row group is written by its own {@link ParquetWriter} into memory and its column chunks
+ * are appended to the file with their offsets moved; the footer lists every row group. The bytes
+ * are the ones trino-parquet writes (encodings, statistics, compression); only offsets change.
  */
 public final class QbeastParquetFileWriter
 {
@@ -49,10 +63,25 @@ public final class QbeastParquetFileWriter
     private final Location location;
     private final Schema schema;
     private final int columnCount;
+    private final List<Type> columnTypes;
     private final MetricsConfig metricsConfig;
+    private static final byte[] MAGIC = {'P', 'A', 'R', '1'};
+    // a row group's own writer never closes it by size: this writer does
+    private static final DataSize UNBOUNDED_ROW_GROUP = DataSize.ofBytes(Integer.MAX_VALUE);
+
     private final AggregatedMemoryContext outputMemoryContext = newSimpleAggregatedMemoryContext();
-    private final ParquetWriter parquetWriter;
+    private final OutputStream outputStream;
+    private final ParquetFileSchema fileSchema;
+    private final ParquetWriterOptions rowGroupOptions;
+    private final long maxRowGroupBytes;
+    private final CompressionCodec codec;
+    private final String createdBy;
     private final FloatingPointStatistics floatingPointStatistics;
+    private final List<RowGroup> rowGroups = new ArrayList<>();
+    private FileMetaData template;
+    private DynamicSliceOutput rowGroupBuffer;
+    private ParquetWriter rowGroupWriter;
+    private long writtenBytes;
     private boolean finished;
 
     /**
@@ -96,27 +125,28 @@ public final class QbeastParquetFileWriter
         requireNonNull(codec, "codec is null");
         this.metricsConfig = MetricsConfig.fromProperties(requireNonNull(tableProperties, "tableProperties is null"));
         this.columnCount = columnTypes.size();
+        this.columnTypes = columnTypes;
 
-        ParquetFileSchema fileSchema = ParquetFileSchema.create(schema, columnTypes);
+        this.fileSchema = ParquetFileSchema.create(schema, columnTypes);
         this.floatingPointStatistics = new FloatingPointStatistics(schema, columnTypes);
+        this.codec = codec;
+        this.createdBy = weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION;
+        this.maxRowGroupBytes = options.getMaxRowGroupSize();
+        this.rowGroupOptions = ParquetWriterOptions.builder()
+                .setMaxBlockSize(UNBOUNDED_ROW_GROUP)
+                .setMaxPageSize(DataSize.ofBytes(options.getMaxPageSize()))
+                .setMaxPageValueCount(options.getMaxPageValueCount())
+                .setBatchSize(options.getBatchSize())
+                .build();
 
-        OutputStream outputStream;
         try {
-            outputStream = fileSystem.newOutputFile(location).create(outputMemoryContext);
+            this.outputStream = fileSystem.newOutputFile(location).create(outputMemoryContext);
+            outputStream.write(MAGIC);
+            writtenBytes = MAGIC.length;
         }
         catch (IOException | UncheckedIOException e) {
             throw new TrinoException(QBEAST_FILESYSTEM_ERROR, "Error creating Parquet file " + location, e);
         }
-        this.parquetWriter = new ParquetWriter(
-                outputStream,
-                fileSchema.messageType(),
-                fileSchema.primitiveTypes(),
-                options,
-                codec,
-                weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION,
-                // INT96 timestamps are never written, so no time zone is needed
-                Optional.empty(),
-                Optional.empty());
     }
 
     /**
@@ -143,7 +173,23 @@ public final class QbeastParquetFileWriter
         checkArgument(page.getChannelCount() == columnCount, "page has %s channels, expected %s", page.getChannelCount(), columnCount);
         floatingPointStatistics.add(page);
         try {
-            parquetWriter.write(page);
+            if (rowGroupWriter == null) {
+                rowGroupBuffer = new DynamicSliceOutput(64 * 1024);
+                rowGroupWriter = new ParquetWriter(
+                        rowGroupBuffer,
+                        fileSchema.messageType(),
+                        fileSchema.primitiveTypes(),
+                        rowGroupOptions,
+                        codec,
+                        createdBy,
+                        // INT96 timestamps are never written, so no time zone is needed
+                        Optional.empty(),
+                        Optional.empty());
+            }
+            rowGroupWriter.write(page);
+            if (rowGroupWriter.getBufferedBytes() >= maxRowGroupBytes) {
+                finishRowGroup();
+            }
         }
         catch (IOException | UncheckedIOException e) {
             throw new TrinoException(QBEAST_WRITER_ERROR, "Error writing Parquet file " + location, e);
@@ -151,19 +197,131 @@ public final class QbeastParquetFileWriter
     }
 
     /**
-     * Bytes written to the output so far (row groups are written when full, so this lags the rows appended).
+     * Ends the row group of the pages appended since the last call (none: nothing happens): the
+     * next page starts a new row group.
      */
-    public long getWrittenBytes()
+    public void finishRowGroup()
     {
-        return parquetWriter.getWrittenBytes();
+        checkState(!finished, "writer is already committed or rolled back");
+        if (rowGroupWriter == null) {
+            return;
+        }
+        try {
+            appendRowGroupToFile();
+        }
+        catch (IOException | UncheckedIOException e) {
+            throw new TrinoException(QBEAST_WRITER_ERROR, "Error writing Parquet file " + location, e);
+        }
+    }
+
+    /** Row groups finished so far. */
+    public int rowGroupCount()
+    {
+        return rowGroups.size();
+    }
+
+    // closes the row group's writer and appends its column chunks (everything between the magic
+    // and the footer of its in-memory file) to this file, its offsets moved to where they land
+    private void appendRowGroupToFile()
+            throws IOException
+    {
+        ParquetWriter writer = rowGroupWriter;
+        rowGroupWriter = null;
+        writer.close();
+        Slice bytes = rowGroupBuffer.slice();
+        rowGroupBuffer = null;
+        FileMetaData metadata = writer.getFileMetaData();
+        if (template == null) {
+            template = metadata.deepCopy();
+        }
+        int footerLength = bytes.getInt(bytes.length() - 8);
+        int dataEnd = bytes.length() - 8 - footerLength;
+        long shift = writtenBytes - MAGIC.length;
+        outputStream.write(bytes.byteArray(), bytes.byteArrayOffset() + MAGIC.length, dataEnd - MAGIC.length);
+        writtenBytes += dataEnd - MAGIC.length;
+        for (RowGroup rowGroup : metadata.getRow_groups()) {
+            rowGroups.add(moved(rowGroup, shift, rowGroups.size()));
+        }
+    }
+
+    private static RowGroup moved(RowGroup rowGroup, long shift, int ordinal)
+    {
+        RowGroup moved = rowGroup.deepCopy();
+        if (moved.isSetFile_offset()) {
+            moved.setFile_offset(moved.getFile_offset() + shift);
+        }
+        if (moved.isSetOrdinal()) {
+            moved.setOrdinal((short) ordinal);
+        }
+        for (ColumnChunk column : moved.getColumns()) {
+            if (column.getFile_offset() > 0) {
+                column.setFile_offset(column.getFile_offset() + shift);
+            }
+            if (column.isSetOffset_index_offset()) {
+                column.setOffset_index_offset(column.getOffset_index_offset() + shift);
+            }
+            if (column.isSetColumn_index_offset()) {
+                column.setColumn_index_offset(column.getColumn_index_offset() + shift);
+            }
+            ColumnMetaData data = column.getMeta_data();
+            data.setData_page_offset(data.getData_page_offset() + shift);
+            if (data.isSetDictionary_page_offset()) {
+                data.setDictionary_page_offset(data.getDictionary_page_offset() + shift);
+            }
+            if (data.isSetIndex_page_offset()) {
+                data.setIndex_page_offset(data.getIndex_page_offset() + shift);
+            }
+            if (data.isSetBloom_filter_offset()) {
+                data.setBloom_filter_offset(data.getBloom_filter_offset() + shift);
+            }
+        }
+        return moved;
+    }
+
+    // the footer: the first row group writer's file metadata (schema, created_by) with every row group
+    private FileMetaData writeFooter()
+            throws IOException
+    {
+        if (template == null) {
+            // no rows: an empty row group writer gives the schema
+            appendPage(new Page(0, columnTypes.stream().map(type -> type.createBlockBuilder(null, 0).build()).toArray(Block[]::new)));
+            finishRowGroup();
+        }
+        FileMetaData footer = template.deepCopy();
+        footer.setRow_groups(new ArrayList<>(rowGroups));
+        footer.setNum_rows(rowGroups.stream().mapToLong(RowGroup::getNum_rows).sum());
+        DynamicSliceOutput serialized = new DynamicSliceOutput(16 * 1024);
+        Util.writeFileMetaData(footer, serialized);
+        Slice footerBytes = serialized.slice();
+        outputStream.write(footerBytes.byteArray(), footerBytes.byteArrayOffset(), footerBytes.length());
+        int length = footerBytes.length();
+        outputStream.write(new byte[] {(byte) length, (byte) (length >>> 8), (byte) (length >>> 16), (byte) (length >>> 24)});
+        outputStream.write(MAGIC);
+        writtenBytes += footerBytes.length() + 8L;
+        return footer;
     }
 
     /**
-     * Bytes retained by this writer: buffered row group, encoders, and the file system's output buffers.
+     * Bytes of the finished row groups (and the leading magic) in the file so far; the open row
+     * group is not counted until it is finished.
+     */
+    public long getWrittenBytes()
+    {
+        return writtenBytes;
+    }
+
+    /**
+     * Bytes retained by this writer: the open row group (encoders and its encoded pages), and the
+     * file system's output buffers.
      */
     public long getMemoryUsage()
     {
-        return INSTANCE_SIZE + parquetWriter.getRetainedBytes() + outputMemoryContext.getBytes();
+        ParquetWriter writer = rowGroupWriter;
+        DynamicSliceOutput buffer = rowGroupBuffer;
+        return INSTANCE_SIZE
+                + (writer == null ? 0 : writer.getRetainedBytes())
+                + (buffer == null ? 0 : buffer.getRetainedSize())
+                + outputMemoryContext.getBytes();
     }
 
     /**
@@ -172,11 +330,18 @@ public final class QbeastParquetFileWriter
     public WrittenFile commit()
     {
         checkState(!finished, "writer is already committed or rolled back");
-        finished = true;
+        FileMetaData footer;
         try {
-            parquetWriter.close();
+            if (rowGroupWriter != null) {
+                appendRowGroupToFile();
+            }
+            footer = writeFooter();
+            finished = true;
+            outputStream.close();
         }
         catch (IOException | RuntimeException e) {
+            finished = true;
+            closeQuietly();
             deleteQuietly(e);
             throw new TrinoException(QBEAST_WRITER_ERROR, "Error closing Parquet file " + location, e);
         }
@@ -184,7 +349,6 @@ public final class QbeastParquetFileWriter
             outputMemoryContext.close();
         }
 
-        FileMetaData footer = parquetWriter.getFileMetaData();
         IcebergMetrics metrics;
         try {
             metrics = ParquetFileMetrics.compute(footer, schema, metricsConfig, floatingPointStatistics.statistics());
@@ -193,7 +357,7 @@ public final class QbeastParquetFileWriter
             deleteQuietly(e);
             throw new TrinoException(QBEAST_WRITER_ERROR, "Error computing Iceberg metrics of Parquet file " + location, e);
         }
-        return new WrittenFile(location.toString(), parquetWriter.getWrittenBytes(), metrics.recordCount(), metrics, splitOffsets(footer));
+        return new WrittenFile(location.toString(), writtenBytes, metrics.recordCount(), metrics, splitOffsets(footer));
     }
 
     /**
@@ -206,17 +370,22 @@ public final class QbeastParquetFileWriter
             return;
         }
         finished = true;
+        closeQuietly();
+        outputMemoryContext.close();
+        deleteQuietly(null);
+    }
+
+    private void closeQuietly()
+    {
+        rowGroupWriter = null;
+        rowGroupBuffer = null;
         try {
-            parquetWriter.close();
+            outputStream.close();
         }
         catch (IOException | RuntimeException e) {
-            // the file is deleted below; a half-written footer does not matter
+            // the file is deleted next; a half-written file does not matter
             log.debug(e, "Error closing Parquet file %s during rollback", location);
         }
-        finally {
-            outputMemoryContext.close();
-        }
-        deleteQuietly(null);
     }
 
     private void deleteQuietly(Exception cause)

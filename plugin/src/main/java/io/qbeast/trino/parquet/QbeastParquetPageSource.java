@@ -24,8 +24,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.ObjLongConsumer;
 
-import static io.trino.spi.type.TypeUtils.readNativeValue;
-
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
@@ -290,9 +288,31 @@ public final class QbeastParquetPageSource
 
     /**
      * Keeps the rows whose values are in every domain (a missing column, channel -1, is NULL).
+     *
+     * @param filters the domains compiled for the types ({@link DomainFilter}), once per split
      */
-    record RowFilter(int[] channels, List<Domain> domains, List<Type> types)
+    record RowFilter(int[] channels, List<Domain> domains, List<Type> types, List<DomainFilter> filters)
     {
+        RowFilter
+        {
+            checkArgument(channels.length == domains.size() && domains.size() == types.size() && types.size() == filters.size(), "channels, domains, types and filters differ in length");
+        }
+
+        RowFilter(int[] channels, List<Domain> domains, List<Type> types)
+        {
+            this(channels, domains, types, compile(domains, types));
+        }
+
+        private static List<DomainFilter> compile(List<Domain> domains, List<Type> types)
+        {
+            checkArgument(domains.size() == types.size(), "domains and types differ in length");
+            DomainFilter[] filters = new DomainFilter[domains.size()];
+            for (int i = 0; i < filters.length; i++) {
+                filters[i] = DomainFilter.of(domains.get(i), types.get(i));
+            }
+            return List.of(filters);
+        }
+
         /**
          * @param selection positions to consider, ascending; {@code null}: all
          * @return the positions kept, ascending; {@code null} when all rows are kept
@@ -304,19 +324,11 @@ public final class QbeastParquetPageSource
             for (int i = 0; i < count; i++) {
                 kept[i] = selection == null ? i : selection[i];
             }
+            // each filter compacts the positions the previous ones kept; a column is decoded only
+            // while some row is left
             for (int filter = 0; filter < channels.length && count > 0; filter++) {
-                Domain domain = domains.get(filter);
-                Type type = types.get(filter);
                 Block block = channels[filter] < 0 ? null : page.getBlock(channels[filter]);
-                int remaining = 0;
-                for (int i = 0; i < count; i++) {
-                    int position = kept[i];
-                    Object value = block == null ? null : readNativeValue(type, block, position);
-                    if (domain.includesNullableValue(value)) {
-                        kept[remaining++] = position;
-                    }
-                }
-                count = remaining;
+                count = filters.get(filter).filter(block, kept, count);
             }
             if (selection == null && count == page.getPositionCount()) {
                 return null;
