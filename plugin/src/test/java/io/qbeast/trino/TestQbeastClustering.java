@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.airlift.units.DataSize;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
@@ -9,6 +10,7 @@ import io.qbeast.index.IndexState;
 import io.qbeast.index.Revision;
 import io.qbeast.index.transform.LongLinearTransformation;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.block.Block;
@@ -22,19 +24,30 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
+import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
@@ -47,6 +60,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TestQbeastClustering
         extends AbstractTestQbeastTables
 {
+    // small files: a write of tpch tiny makes several, so the layout across files shows
+    private static final DataSize TARGET_FILE_SIZE = DataSize.of(32, KILOBYTE);
+
+    @Override
+    protected QbeastQueryRunner.Builder queryRunnerBuilder()
+    {
+        return QbeastQueryRunner.builder()
+                .addConnectorProperty("qbeast.target-file-size", TARGET_FILE_SIZE.toString());
+    }
 
     @Test
     void testFilesObeyIndexInvariants()
@@ -54,9 +76,10 @@ class TestQbeastClustering
         long cubeSize = 500;
         assertUpdate("CREATE TABLE test_invariants (orderkey bigint, custkey bigint, totalprice double, orderdate date) " +
                 "WITH (indexed_columns = ARRAY['orderkey', 'custkey'], cube_size = " + cubeSize + ")");
-        // two writes: the second indexes against the tree of the first
-        assertUpdate("INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 0", "SELECT count(*) FROM orders WHERE orderkey % 2 = 0");
-        assertUpdate("INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 1", "SELECT count(*) FROM orders WHERE orderkey % 2 = 1");
+        // two writes, one writer each: the second indexes against the tree of the first
+        Session oneWriter = oneWriter(getSession());
+        assertUpdate(oneWriter, "INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 0", "SELECT count(*) FROM orders WHERE orderkey % 2 = 0");
+        assertUpdate(oneWriter, "INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 1", "SELECT count(*) FROM orders WHERE orderkey % 2 = 1");
         assertQuery("SELECT * FROM test_invariants", "SELECT orderkey, custkey, totalprice, orderdate FROM orders");
 
         Table table = tables().table("test_invariants");
@@ -74,38 +97,114 @@ class TestQbeastClustering
         int cubeFieldId = table.schema().findField("_qbeast_cube").fieldId();
         int weightFieldId = table.schema().findField("_qbeast_weight").fieldId();
         List<DataFile> files = dataFiles(table);
-        // 15000 rows in cubes of 500: many files
-        assertThat(files.size()).isGreaterThan(15000 / (int) cubeSize / 2);
+        // 7500 rows per write in files of TARGET_FILE_SIZE: several files per write
+        assertThat(files.size()).isGreaterThanOrEqualTo(2 * 3);
         long rows = 0;
+        // the files of each write (of its one writer), by query id
+        Map<String, List<WrittenFileRows>> filesByQuery = new HashMap<>();
         for (DataFile file : files) {
             rows += file.recordCount();
-            assertThat(file.recordCount()).as("rows of %s", file.location()).isLessThanOrEqualTo(cubeSize);
             CubeId minCube = CubeId.fromBytes(bytes(file.lowerBounds().get(cubeFieldId)));
             CubeId maxCube = CubeId.fromBytes(bytes(file.upperBounds().get(cubeFieldId)));
-            // a root cube and its descendants
-            assertThat(minCube.isAncestorOrSelf(maxCube)).as("cube range %s..%s of %s", minCube, maxCube, file.location()).isTrue();
+            // one revision per file
+            assertThat(maxCube.revisionId()).as("revision of the cube range %s..%s of %s", minCube, maxCube, file.location()).isEqualTo(minCube.revisionId());
             Revision revision = revisions.get(minCube.revisionId());
             assertThat(revision).as("revision %s of %s is in the table properties", minCube.revisionId(), file.location()).isNotNull();
+            CubeId commonAncestor = CubeId.lowestCommonAncestor(minCube, maxCube);
             int minWeight = Conversions.fromByteBuffer(Types.IntegerType.get(), file.lowerBounds().get(weightFieldId));
             int maxWeight = Conversions.fromByteBuffer(Types.IntegerType.get(), file.upperBounds().get(weightFieldId));
 
             FileRows content = readFile(table, file);
+            List<Long> rowGroups = rowGroupRowCounts(file);
             assertThat(content.weights()).hasSize((int) file.recordCount());
-            assertThat(content.weights()).as("weights of %s are sorted", file.location()).isSorted();
-            assertThat(content.weights().getFirst()).isEqualTo(minWeight);
-            assertThat(content.weights().getLast()).isEqualTo(maxWeight);
+            assertThat(rowGroups.stream().mapToLong(Long::longValue).sum()).as("rows of the row groups of %s", file.location()).isEqualTo(file.recordCount());
+            // the manifest's bounds are the file's own extremes
+            assertThat(content.weights().stream().mapToInt(Integer::intValue).min().orElseThrow()).isEqualTo(minWeight);
+            assertThat(content.weights().stream().mapToInt(Integer::intValue).max().orElseThrow()).isEqualTo(maxWeight);
             for (int row = 0; row < content.weights().size(); row++) {
                 CubeId cube = CubeId.fromBytes(content.cubes().get(row));
-                assertThat(minCube.isAncestorOrSelf(cube)).as("cube %s in the group of %s", cube, minCube).isTrue();
-                assertThat(CubeId.compareBytes(content.cubes().get(row), maxCube.toBytes())).isLessThanOrEqualTo(0);
+                // a contiguous pre-order range: within the subtree of the common ancestor of the bounds
+                assertThat(commonAncestor.isAncestorOrSelf(cube)).as("cube %s under %s, ancestor of %s and %s", cube, commonAncestor, minCube, maxCube).isTrue();
                 // the row's point lies in its cube
                 double[] point = {
                         ((LongLinearTransformation) revision.transformation(0)).coordinate(content.orderkeys().get(row)),
                         ((LongLinearTransformation) revision.transformation(1)).coordinate(content.custkeys().get(row))};
                 assertThat(cube.contains(point)).as("point of orderkey %s in cube %s", content.orderkeys().get(row), cube).isTrue();
             }
+            // each row group: ascending weight (so the cubes of a pack interleave), one compact
+            // region (a cube alone, or small cubes in the subtree of the first one's parent), and
+            // the row groups in cube order: a file's cubes are in non-decreasing pre-order, row
+            // group by row group
+            List<List<CubeId>> groupCubes = new ArrayList<>();
+            int first = 0;
+            for (long groupRows : rowGroups) {
+                int end = first + (int) groupRows;
+                List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().sorted().toList();
+                assertThat(content.weights().subList(first, end))
+                        .as("weights of row group at row %s of %s (row groups of %s rows; weights descend at rows %s)", first, file.location(), rowGroups, descents(content.weights()))
+                        .isSorted();
+                CubeId anchor = cubes.getFirst().isRoot() ? cubes.getFirst() : cubes.getFirst().parent();
+                assertThat(cubes).as("cubes of row group at row %s of %s", first, file.location()).allMatch(anchor::isAncestorOrSelf);
+                if (!groupCubes.isEmpty()) {
+                    List<CubeId> previous = groupCubes.getLast();
+                    assertThat(previous.getLast().compareTo(cubes.getFirst()))
+                            .as("row group of cubes %s after row group of cubes %s in %s", cubes, previous, file.location())
+                            .isLessThanOrEqualTo(0);
+                    if (previous.getLast().equals(cubes.getFirst())) {
+                        // a cube in two row groups is cut: alone in both, the earlier of lower weights
+                        assertThat(previous).as("row group before a cut of %s in %s", cubes.getFirst(), file.location()).hasSize(1);
+                        assertThat(cubes).as("row group after a cut of %s in %s", previous.getLast(), file.location()).hasSize(1);
+                        assertThat(content.weights().get(first - 1)).isLessThanOrEqualTo(content.weights().get(first));
+                    }
+                }
+                groupCubes.add(cubes);
+                first = end;
+            }
+            // the manifest's cube bounds are the first and the last cube of the file
+            assertThat(groupCubes.getFirst().getFirst()).as("first cube of %s, row groups of cubes %s", file.location(), groupCubes).isEqualTo(minCube);
+            assertThat(groupCubes.getLast().getLast()).as("last cube of %s, row groups of cubes %s", file.location(), groupCubes).isEqualTo(maxCube);
+            String queryId = Location.of(file.location()).fileName().substring(0, Location.of(file.location()).fileName().indexOf('-'));
+            filesByQuery.computeIfAbsent(queryId, _ -> new ArrayList<>()).add(new WrittenFileRows(file.location(), minCube, maxCube, groupCubes, content));
         }
         assertThat(rows).isEqualTo(15000);
+        assertThat(filesByQuery).as("files by write").hasSize(2);
+
+        // one writer's files, in cube order, are consecutive ranges: a cube is in two files only
+        // when it is cut (then it is the last cube of one file and the first of the next, alone in
+        // its row groups, and the earlier file holds its lower weights)
+        int cutCubes = 0;
+        for (List<WrittenFileRows> written : filesByQuery.values()) {
+            assertThat(written).as("files of one write").hasSizeGreaterThan(1);
+            List<WrittenFileRows> ordered = written.stream().sorted(Comparator.comparing(WrittenFileRows::minCube).thenComparing(WrittenFileRows::maxCube)).toList();
+            Map<CubeId, Long> rowGroupsOfCube = new HashMap<>();
+            for (WrittenFileRows file : ordered) {
+                file.rowGroupCubes().forEach(cubes -> cubes.forEach(cube -> rowGroupsOfCube.merge(cube, 1L, Long::sum)));
+            }
+            for (WrittenFileRows file : ordered) {
+                for (List<CubeId> cubes : file.rowGroupCubes()) {
+                    // a cube in several row groups is a large cube, cut: alone in each of them
+                    if (cubes.stream().anyMatch(cube -> rowGroupsOfCube.get(cube) > 1)) {
+                        assertThat(cubes).as("a row group of a cut cube in %s", file.location()).hasSize(1);
+                    }
+                }
+            }
+            for (int i = 1; i < ordered.size(); i++) {
+                WrittenFileRows previous = ordered.get(i - 1);
+                WrittenFileRows next = ordered.get(i);
+                int order = previous.maxCube().compareTo(next.minCube());
+                assertThat(order).as("%s (cubes %s..%s) before %s (cubes %s..%s)", previous.location(), previous.minCube(), previous.maxCube(), next.location(), next.minCube(), next.maxCube())
+                        .isLessThanOrEqualTo(0);
+                if (order == 0) {
+                    cutCubes++;
+                    CubeId cube = next.minCube();
+                    assertThat(rowGroupsOfCube.get(cube)).as("row groups of cube %s, in two files", cube).isGreaterThan(1);
+                    assertThat(previous.rowGroupCubes().getLast()).containsExactly(cube);
+                    assertThat(next.rowGroupCubes().getFirst()).containsExactly(cube);
+                    assertThat(previous.maxWeightOf(cube)).as("weights of cube %s across %s and %s", cube, previous.location(), next.location()).isLessThanOrEqualTo(next.minWeightOf(cube));
+                }
+            }
+        }
+        System.out.printf("test_invariants: %s files, %s cubes cut across two files%n", files.size(), cutCubes);
 
         // the index state the next write starts from: a tree, not one cube
         SnapshotIndex index = SnapshotIndexReader.read(new TrinoFileIo(tables().fileSystem()), ((org.apache.iceberg.HasTableOperations) table).operations().current(), table.currentSnapshot().snapshotId());
@@ -126,6 +225,67 @@ class TestQbeastClustering
         assertThat(pruned.size()).as("files kept of %s", files.size()).isLessThan(files.size() * 3 / 4);
         assertQuery("SELECT * FROM test_invariants WHERE orderkey BETWEEN 1000 AND 1100", "SELECT orderkey, custkey, totalprice, orderdate FROM orders WHERE orderkey BETWEEN 1000 AND 1100");
         assertUpdate("DROP TABLE test_invariants");
+    }
+
+    /** One writer for the whole statement: one task on one node, one writer in it. */
+    private static Session oneWriter(Session session)
+    {
+        return Session.builder(QbeastQueryRunner.oneWriterPerNode(session))
+                .setSystemProperty("max_writer_task_count", "1")
+                .build();
+    }
+
+    private record WrittenFileRows(String location, CubeId minCube, CubeId maxCube, List<List<CubeId>> rowGroupCubes, FileRows rows)
+    {
+        int minWeightOf(CubeId cube)
+        {
+            return weightsOf(cube).min().orElseThrow();
+        }
+
+        int maxWeightOf(CubeId cube)
+        {
+            return weightsOf(cube).max().orElseThrow();
+        }
+
+        private IntStream weightsOf(CubeId cube)
+        {
+            byte[] bytes = cube.toBytes();
+            return IntStream.range(0, rows.weights().size())
+                    .filter(row -> Arrays.equals(rows.cubes().get(row), bytes))
+                    .map(row -> rows.weights().get(row));
+        }
+    }
+
+    private static List<Integer> descents(List<Integer> weights)
+    {
+        List<Integer> rows = new ArrayList<>();
+        for (int row = 1; row < weights.size(); row++) {
+            if (weights.get(row) < weights.get(row - 1)) {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    /** Rows of each row group of a data file, from its Parquet footer. */
+    private List<Long> rowGroupRowCounts(DataFile file)
+    {
+        byte[] bytes;
+        try (InputStream input = tables().fileSystem().newInputFile(Location.of(file.location())).newStream()) {
+            bytes = input.readAllBytes();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(new String(bytes, bytes.length - 4, 4, StandardCharsets.US_ASCII)).isEqualTo("PAR1");
+        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        try {
+            FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(bytes, bytes.length - 8 - footerLength, footerLength));
+            return footer.getRow_groups().stream().map(RowGroup::getNum_rows).toList();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

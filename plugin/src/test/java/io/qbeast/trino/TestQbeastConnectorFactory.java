@@ -35,8 +35,9 @@ class TestQbeastConnectorFactory
         assertThat(config.getRestWarehouse()).isEmpty();
         assertThat(config.getRestCredential()).isEmpty();
         assertThat(config.getRestToken()).isEmpty();
-        assertThat(config.getWriterBufferSize()).isEqualTo(DataSize.of(64, MEGABYTE));
-        assertThat(config.getTargetFileSize()).isEqualTo(DataSize.of(256, MEGABYTE));
+        assertThat(config.getWriterBufferSize()).isEqualTo(DataSize.of(256, MEGABYTE));
+        assertThat(config.getTargetFileSize()).isEqualTo(DataSize.of(512, MEGABYTE));
+        assertThat(config.getWriterSpillPath()).isEqualTo(System.getProperty("java.io.tmpdir"));
         assertThat(config.getDefaultCubeSize()).isEqualTo(1_000_000);
         assertThat(config.getCompressionCodec()).isEqualTo(QbeastCompressionCodec.ZSTD);
     }
@@ -57,6 +58,7 @@ class TestQbeastConnectorFactory
                 .put("qbeast.rest.token", "token")
                 .put("qbeast.writer.buffer-size", "16MB")
                 .put("qbeast.target-file-size", "128MB")
+                .put("qbeast.writer.spill-path", "/var/spill/qbeast")
                 .put("qbeast.default-cube-size", "50000")
                 .put("qbeast.compression-codec", "snappy")
                 .buildOrThrow())
@@ -73,6 +75,7 @@ class TestQbeastConnectorFactory
         assertThat(config.getRestToken()).contains("token");
         assertThat(config.getWriterBufferSize()).isEqualTo(DataSize.of(16, MEGABYTE));
         assertThat(config.getTargetFileSize()).isEqualTo(DataSize.of(128, MEGABYTE));
+        assertThat(config.getWriterSpillPath()).isEqualTo("/var/spill/qbeast");
         assertThat(config.getDefaultCubeSize()).isEqualTo(50_000);
         assertThat(config.getCompressionCodec()).isEqualTo(QbeastCompressionCodec.SNAPPY);
     }

@@ -77,10 +77,11 @@ public final class RowRefs
     /** Orders the rows by ascending weight (ties keep their order). */
     public void sortByWeight()
     {
-        // (unsigned weight, index) in one long: a primitive sort, stable by index
+        // (weight, index) in one long: the signed weight in the high half orders signed longs
+        // as the weights, the index below keeps ties in order; a primitive sort
         long[] keys = new long[size];
         for (int i = 0; i < size; i++) {
-            keys[i] = ((weights[i] ^ 0x8000_0000L) & 0xFFFF_FFFFL) << 32 | i;
+            keys[i] = (long) weights[i] << 32 | i;
         }
         Arrays.sort(keys);
         Page[] sortedPages = new Page[pages.length];
