@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
@@ -18,6 +19,8 @@ abstract class AbstractTestQbeastTables
     private List<QbeastConnector> connectors;
     private QbeastTestTables tables;
 
+    private java.nio.file.Path root;
+
     /** The runner to build; a test that needs other properties overrides this. */
     protected QbeastQueryRunner.Builder queryRunnerBuilder()
     {
@@ -32,7 +35,23 @@ abstract class AbstractTestQbeastTables
         DistributedQueryRunner queryRunner = builder.build();
         connectors = builder.getConnectors();
         tables = new QbeastTestTables(builder.getRoot());
+        root = builder.getRoot();
         return queryRunner;
+    }
+
+    /**
+     * Adds a catalog {@code name} on the same Iceberg catalog and warehouse as the runner's qbeast
+     * catalog, writing files of at most {@code targetFileSize}: tpch tiny written through it spans
+     * many files per writer, as a large table does at the default size.
+     */
+    protected final void createSmallFilesCatalog(String name, String targetFileSize)
+    {
+        getDistributedQueryRunner().createCatalog(name, QbeastConnectorFactory.CONNECTOR_NAME, ImmutableMap.of(
+                "fs.native-local.enabled", "true",
+                "local.location", root.toString(),
+                "qbeast.warehouse", "local:///warehouse",
+                "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG,
+                "qbeast.target-file-size", targetFileSize));
     }
 
     @AfterAll

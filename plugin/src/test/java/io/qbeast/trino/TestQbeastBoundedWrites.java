@@ -5,8 +5,13 @@ import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static io.trino.tpch.TpchTable.LINE_ITEM;
@@ -23,6 +28,7 @@ class TestQbeastBoundedWrites
         extends AbstractTestQbeastTables
 {
     private static final DataSize BUFFER = DataSize.of(4, MEGABYTE);
+    private final Path spillDirectory = createSpillDirectory();
     // lineitem six times over, numbered in one stream: a failure at row 300000 of 361050 comes
     // after every writer has written files
     private static final String NUMBERED_LINEITEM = "(SELECT l.*, row_number() OVER () row_number FROM tpch.tiny.lineitem l CROSS JOIN UNNEST(sequence(1, 6)))";
@@ -33,6 +39,7 @@ class TestQbeastBoundedWrites
     {
         return QbeastQueryRunner.builder()
                 .addConnectorProperty("qbeast.writer.buffer-size", BUFFER.toString())
+                .addConnectorProperty("qbeast.writer.spill-path", spillDirectory.toString())
                 // small exchange buffers: a producer waits for the writers, so rows before a
                 // failure have reached the writers when it happens
                 .addExtraProperty("sink.max-buffer-size", "1MB")
@@ -62,6 +69,9 @@ class TestQbeastBoundedWrites
         assertThat(flushes).as("full buffers indexed").isGreaterThanOrEqualTo(10);
         // buffer, index arrays and the open Parquet writer of every sink stayed within the budget
         assertThat(peak).as("peak memory of a sink").isPositive().isLessThanOrEqualTo(BUFFER.toBytes());
+        // beyond half the budget the sinks spilled sorted runs, and removed them when they finished
+        assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getSpills).sum()).as("runs spilled").isPositive();
+        assertThat(spillFiles()).as("spill files left").isEmpty();
 
         assertQuery("SELECT orderkey, linenumber, count(*), sum(quantity), min(comment), max(shipdate) FROM test_bounded GROUP BY orderkey, linenumber",
                 "SELECT orderkey, linenumber, 6, 6 * quantity, comment, shipdate FROM lineitem");
@@ -79,12 +89,14 @@ class TestQbeastBoundedWrites
 
         resetWriterStats();
         assertQueryFails("INSERT INTO test_failed_insert SELECT orderkey, partkey / (row_number - 300000), comment FROM " + NUMBERED_LINEITEM, "Division by zero");
-        assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getFilesWritten).sum()).as("files written before the failure").isPositive();
+        // data files are written when a sink finishes; before the failure the sinks had spilled runs
+        assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getSpills).sum()).as("runs spilled before the failure").isPositive();
 
         assertThat(tables().table("test_failed_insert").currentSnapshot().snapshotId()).isEqualTo(snapshotBefore);
         assertQuery("SELECT count(*), sum(partkey) FROM test_failed_insert", "SELECT count(*), sum(partkey) FROM lineitem");
         // the aborted writers and the rollback remove every file of the failed query (rollback is asynchronous)
         assertEventually(() -> assertThat(tables().listFiles(dataLocation)).isEqualTo(filesBefore));
+        assertEventually(() -> assertThat(spillFiles()).as("spill files left").isEmpty());
         assertUpdate("DROP TABLE test_failed_insert");
     }
 
@@ -94,10 +106,34 @@ class TestQbeastBoundedWrites
         resetWriterStats();
         assertQueryFails("CREATE TABLE test_failed_ctas WITH (indexed_columns = ARRAY['orderkey']) AS SELECT orderkey, partkey / (row_number - 300000) p, comment FROM " + NUMBERED_LINEITEM,
                 "Division by zero");
-        assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getFilesWritten).sum()).as("files written before the failure").isPositive();
+        // data files are written when a sink finishes; before the failure the sinks had spilled runs
+        assertThat(writerStats().stream().mapToLong(QbeastWriterStats::getSpills).sum()).as("runs spilled before the failure").isPositive();
         assertThat(getQueryRunner().tableExists(getSession(), "test_failed_ctas")).isFalse();
         assertEventually(() -> assertThat(tables().listDirectories("local:///warehouse/tpch/"))
                 .noneMatch(directory -> directory.contains("test_failed_ctas")));
+        assertEventually(() -> assertThat(spillFiles()).as("spill files left").isEmpty());
+    }
+
+    private static Path createSpillDirectory()
+    {
+        try {
+            Path directory = Files.createTempDirectory("qbeast-spill-test");
+            directory.toFile().deleteOnExit();
+            return directory;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<Path> spillFiles()
+    {
+        try (Stream<Path> files = Files.list(spillDirectory)) {
+            return files.toList();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private List<QbeastWriterStats> writerStats()

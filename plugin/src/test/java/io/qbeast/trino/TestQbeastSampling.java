@@ -33,7 +33,10 @@ class TestQbeastSampling
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        DistributedQueryRunner queryRunner = QbeastQueryRunner.builder().build();
+        // small files: tpch tiny then spans several files per writer, as a large table spans many
+        DistributedQueryRunner queryRunner = QbeastQueryRunner.builder()
+                .addConnectorProperty("qbeast.target-file-size", "32kB")
+                .build();
         Session oneWriter = QbeastQueryRunner.oneWriterPerNode(queryRunner.getDefaultSession());
         queryRunner.execute(oneWriter, "CREATE TABLE lineitem_s WITH (indexed_columns = ARRAY['orderkey', 'partkey', 'shipdate'], cube_size = 2000) AS SELECT * FROM tpch.tiny.lineitem");
         queryRunner.execute(oneWriter, "CREATE TABLE orders_s WITH (indexed_columns = ARRAY['custkey', 'totalprice', 'clerk'], cube_size = 1000) AS SELECT * FROM tpch.tiny.orders");
