@@ -16,7 +16,6 @@ public final class ProductTestServers
 {
     private ProductTestServers() {}
 
-    /** A server with {@code tpch} and {@code qbeast} on a local warehouse, both under {@code work}. */
     /** qbeast catalog properties on the PostgreSQL JDBC catalog {@code catalogName}. */
     public static Map<String, String> qbeastCatalogOn(PostgresServer postgres, String catalogName)
     {
@@ -45,6 +44,7 @@ public final class ProductTestServers
         return iceberg;
     }
 
+    /** A server with {@code tpch} and {@code qbeast} on a local warehouse, both under {@code work}. */
     static TrinoServer startQbeastServer(Path work)
     {
         return TrinoServer.builder()
@@ -100,11 +100,19 @@ public final class ProductTestServers
         static SharedPostgresCatalog start(String workDirectoryName, String catalogName)
                 throws Exception
         {
+            return start(workDirectoryName, catalogName, Map.of());
+        }
+
+        /** As {@link #start(String, String)}, with {@code qbeastProperties} added to the qbeast catalog. */
+        static SharedPostgresCatalog start(String workDirectoryName, String catalogName, Map<String, String> qbeastProperties)
+                throws Exception
+        {
             Path work = ProductTestEnvironment.newWorkDirectory(workDirectoryName);
             Path warehouse = work.resolve("warehouse");
             PostgresServer postgres = PostgresServer.start("iceberg_catalog");
 
             Map<String, String> qbeast = qbeastCatalogOn(postgres, catalogName);
+            qbeast.putAll(qbeastProperties);
             Map<String, String> iceberg = icebergCatalogOn(postgres, catalogName, warehouse);
 
             TrinoServer trino = startUsing(postgres, () -> TrinoServer.builder()

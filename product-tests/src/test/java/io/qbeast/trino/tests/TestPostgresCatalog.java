@@ -52,7 +52,9 @@ public class TestPostgresCatalog
     public void start()
             throws Exception
     {
-        servers = SharedPostgresCatalog.start("postgres-catalog", SHARED_CATALOG_NAME);
+        // small files: tpch.tiny fits one row group at the default sizes, and the sample through the
+        // stock connector below needs files and row groups whose _qbeast_weight bounds differ
+        servers = SharedPostgresCatalog.start("postgres-catalog", SHARED_CATALOG_NAME, Map.of("qbeast.target-file-size", "64kB"));
         postgres = servers.postgres();
         warehouse = servers.warehouse();
         sql = new TrinoQueries(servers.trino());
@@ -101,7 +103,7 @@ public class TestPostgresCatalog
         sql.execute("CREATE SCHEMA qbeast.interop");
         String qbeastTable = "qbeast.interop.orders";
         String icebergTable = "iceberg.interop.orders";
-        // small cubes: several files, so that the weight bounds of the files differ
+        // small cubes in small files: several files and row groups whose weight bounds differ
         sql.update("CREATE TABLE " + qbeastTable + " WITH (indexed_columns = ARRAY['orderdate', 'totalprice'], cube_size = 500) AS SELECT * FROM " + TPCH_ORDERS);
 
         // the stock connector sees the table with the index columns as ordinary columns
@@ -132,7 +134,8 @@ public class TestPostgresCatalog
         String filter = "SELECT orderkey, totalprice, orderdate FROM %s WHERE orderdate BETWEEN DATE '1995-01-01' AND DATE '1995-03-31' AND totalprice > 200000 ORDER BY orderkey";
         assertThat(sql.query(filter.formatted(icebergTable))).isEqualTo(sql.query(filter.formatted(TPCH_ORDERS))).isNotEmpty();
 
-        // a sample by weight through the stock connector: same rows as through qbeast, fewer files read
+        // a sample by weight through the stock connector: same rows as through qbeast, fewer rows read
+        // (it skips the files and row groups whose _qbeast_weight minimum is above the bound)
         long files = (long) sql.single("SELECT count(*) FROM iceberg.interop.\"orders$files\"");
         assertThat(files).as("data files").isGreaterThan(2);
         int bound = Integer.MIN_VALUE + (int) (0.05 * 4294967296.0);  // ~5% of the rows
