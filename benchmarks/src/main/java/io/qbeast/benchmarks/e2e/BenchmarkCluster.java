@@ -64,7 +64,13 @@ public final class BenchmarkCluster
 
             Map<String, String> iceberg = icebergCatalogOn(postgres, SHARED_CATALOG, warehouse);
 
-            TrinoServer trino = TrinoServer.builder()
+            TrinoServer.Builder builder = TrinoServer.builder();
+            String recording = System.getenv("BENCH_JFR");
+            if (recording != null && !recording.isBlank()) {
+                // a profile of the server for the whole run, written when it stops (SIGTERM)
+                builder.withJvmOption("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + Path.of(recording).toAbsolutePath());
+            }
+            TrinoServer trino = builder
                     .withDirectory(work.resolve("cluster"))
                     .withHeap(heap)
                     .withQueryMemory(queryMemory, queryMemory)

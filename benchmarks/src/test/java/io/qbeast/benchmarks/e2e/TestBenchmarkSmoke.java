@@ -100,7 +100,10 @@ public class TestBenchmarkSmoke
             assertThat(planning.get(key("count(*) full scan", variant, "splits"))).isGreaterThanOrEqualTo(100);
             assertThat(planning.get(key("EXPLAIN point query", variant, "planning_ms"))).isPositive();
         }
-        assertThat(planning.get(key("count(*) full scan", PlanningSuite.QBEAST, "splits"))).isEqualTo(planning.get(key("count(*) full scan", PlanningSuite.ICEBERG, "splits")));
+        // qbeast opens each of these small files as one split; the stock connector may cut a file of
+        // several row groups (a cube above the 1 kB target) into more than one
+        double qbeastSplits = planning.get(key("count(*) full scan", PlanningSuite.QBEAST, "splits"));
+        assertThat(planning.get(key("count(*) full scan", PlanningSuite.ICEBERG, "splits"))).isBetween(qbeastSplits, 2 * qbeastSplits);
     }
 
     private static String key(String item, String variant, String metric)
