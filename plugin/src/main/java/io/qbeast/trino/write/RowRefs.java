@@ -1,17 +1,24 @@
 package io.qbeast.trino.write;
 
+import io.airlift.slice.Slices;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.ByteArrayBlock;
+import io.trino.spi.block.IntArrayBlock;
+import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.ShortArrayBlock;
 import io.trino.spi.block.ValueBlock;
+import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.Type;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * Rows chosen for one output page, by reference: the page holding each, its position there, its
  * weight and its cube. {@link #gather} copies one channel of the referenced rows into a new block,
- * in reference order, copying runs of consecutive positions of one page as ranges.
+ * in reference order.
  */
 public final class RowRefs
 {
@@ -101,30 +108,115 @@ public final class RowRefs
         cubes = sortedCubes;
     }
 
-    /** A new block of {@code type} holding channel {@code channel} of the referenced rows. */
+    /**
+     * A new block of {@code type} holding channel {@code channel} of the referenced rows. This copy
+     * runs twice per written row (into a spilled run, then into a row group) in reference order,
+     * which jumps between pages: the common value blocks (fixed-width numbers, varchar and
+     * varbinary) are copied into arrays sized once, the rest through a block builder.
+     */
     public Block gather(int channel, Type type)
+    {
+        ValueBlock[] values = new ValueBlock[size];
+        int[] valuePositions = new int[size];
+        Page lastPage = null;
+        Block block = null;
+        ValueBlock valueBlock = null;
+        boolean sameKind = true;
+        for (int i = 0; i < size; i++) {
+            if (pages[i] != lastPage) {
+                lastPage = pages[i];
+                block = lastPage.getBlock(channel);
+                valueBlock = block.getUnderlyingValueBlock();
+            }
+            values[i] = valueBlock;
+            valuePositions[i] = block.getUnderlyingValuePosition(positions[i]);
+            sameKind &= valueBlock.getClass() == values[0].getClass();
+        }
+        if (size > 0 && sameKind) {
+            switch (values[0]) {
+                case LongArrayBlock _ -> {
+                    long[] out = new long[size];
+                    for (int i = 0; i < size; i++) {
+                        out[i] = ((LongArrayBlock) values[i]).getLong(valuePositions[i]);
+                    }
+                    return new LongArrayBlock(size, nulls(values, valuePositions), out);
+                }
+                case IntArrayBlock _ -> {
+                    int[] out = new int[size];
+                    for (int i = 0; i < size; i++) {
+                        out[i] = ((IntArrayBlock) values[i]).getInt(valuePositions[i]);
+                    }
+                    return new IntArrayBlock(size, nulls(values, valuePositions), out);
+                }
+                case ShortArrayBlock _ -> {
+                    short[] out = new short[size];
+                    for (int i = 0; i < size; i++) {
+                        out[i] = ((ShortArrayBlock) values[i]).getShort(valuePositions[i]);
+                    }
+                    return new ShortArrayBlock(size, nulls(values, valuePositions), out);
+                }
+                case ByteArrayBlock _ -> {
+                    byte[] out = new byte[size];
+                    for (int i = 0; i < size; i++) {
+                        out[i] = ((ByteArrayBlock) values[i]).getByte(valuePositions[i]);
+                    }
+                    return new ByteArrayBlock(size, nulls(values, valuePositions), out);
+                }
+                case VariableWidthBlock _ -> {
+                    return gatherVariableWidth(values, valuePositions);
+                }
+                default -> {}
+            }
+        }
+        return gatherWithBuilder(type, values, valuePositions);
+    }
+
+    private Block gatherVariableWidth(ValueBlock[] values, int[] valuePositions)
+    {
+        int[] offsets = new int[size + 1];
+        for (int i = 0; i < size; i++) {
+            offsets[i + 1] = Math.addExact(offsets[i], ((VariableWidthBlock) values[i]).getSliceLength(valuePositions[i]));
+        }
+        byte[] bytes = new byte[offsets[size]];
+        for (int i = 0; i < size; i++) {
+            VariableWidthBlock block = (VariableWidthBlock) values[i];
+            int length = offsets[i + 1] - offsets[i];
+            if (length > 0) {
+                block.getRawSlice().getBytes(block.getRawSliceOffset(valuePositions[i]), bytes, offsets[i], length);
+            }
+        }
+        return new VariableWidthBlock(size, Slices.wrappedBuffer(bytes), offsets, nulls(values, valuePositions));
+    }
+
+    private Optional<boolean[]> nulls(ValueBlock[] values, int[] valuePositions)
+    {
+        boolean[] isNull = null;
+        for (int i = 0; i < size; i++) {
+            if (values[i].mayHaveNull() && values[i].isNull(valuePositions[i])) {
+                if (isNull == null) {
+                    isNull = new boolean[size];
+                }
+                isNull[i] = true;
+            }
+        }
+        return Optional.ofNullable(isNull);
+    }
+
+    // any other block: through a builder, runs of consecutive positions of one block as ranges
+    private Block gatherWithBuilder(Type type, ValueBlock[] values, int[] valuePositions)
     {
         BlockBuilder builder = type.createBlockBuilder(null, size);
         int i = 0;
         while (i < size) {
-            Page page = pages[i];
-            Block block = page.getBlock(channel);
-            ValueBlock values = block.getUnderlyingValueBlock();
-            int position = positions[i];
-            if (block != values) {
-                builder.append(values, block.getUnderlyingValuePosition(position));
-                i++;
-                continue;
-            }
             int end = i + 1;
-            while (end < size && pages[end] == page && positions[end] == position + (end - i)) {
+            while (end < size && values[end] == values[i] && valuePositions[end] == valuePositions[i] + (end - i)) {
                 end++;
             }
             if (end - i == 1) {
-                builder.append(values, position);
+                builder.append(values[i], valuePositions[i]);
             }
             else {
-                builder.appendRange(values, position, end - i);
+                builder.appendRange(values[i], valuePositions[i], end - i);
             }
             i = end;
         }
