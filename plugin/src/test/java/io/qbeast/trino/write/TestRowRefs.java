@@ -7,7 +7,6 @@ import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
-import io.trino.spi.type.Int128;
 import io.trino.spi.type.Type;
 import org.junit.jupiter.api.Test;
 
@@ -173,7 +172,7 @@ final class TestRowRefs
     }
 
     /**
-     * Every block kind gather copies itself (long, int, short, byte, varchar, each with nulls and
+     * Every block kind gather copies itself (long, int, short, byte, varchar, each with nulls, NaN and
      * a region offset) and one it leaves to a block builder (a long decimal), in random reference
      * order across pages: each gathered value is the referenced row's, read back through its type.
      */
@@ -194,7 +193,7 @@ final class TestRowRefs
                         builder.appendNull();
                     }
                     else {
-                        writeRandom(type, builder, random);
+                        TestSpillPageSerde.appendRandom(type, builder, random);
                     }
                 }
                 // a region: positions of the value block do not start at 0
@@ -220,40 +219,6 @@ final class TestRowRefs
                 assertThat(gathered.isNull(i)).as("%s null at %s", type, i).isEqualTo(source.isNull(position));
                 assertThat(type.getObjectValue(null, gathered, i)).as("%s at %s", type, i).isEqualTo(type.getObjectValue(null, source, position));
             }
-        }
-    }
-
-    private static void writeRandom(Type type, BlockBuilder builder, Random random)
-    {
-        if (type == BIGINT) {
-            BIGINT.writeLong(builder, random.nextLong());
-        }
-        else if (type == DOUBLE) {
-            DOUBLE.writeDouble(builder, random.nextGaussian());
-        }
-        else if (type == INTEGER || type == DATE) {
-            type.writeLong(builder, random.nextInt());
-        }
-        else if (type == REAL) {
-            REAL.writeLong(builder, Float.floatToIntBits(random.nextFloat()));
-        }
-        else if (type == SMALLINT) {
-            SMALLINT.writeLong(builder, (short) random.nextInt());
-        }
-        else if (type == TINYINT) {
-            TINYINT.writeLong(builder, (byte) random.nextInt());
-        }
-        else if (type == BOOLEAN) {
-            BOOLEAN.writeBoolean(builder, random.nextBoolean());
-        }
-        else if (type == VARCHAR || type == VARBINARY) {
-            // empty values too: a zero-length slice next to nulls
-            byte[] bytes = new byte[random.nextInt(12)];
-            random.nextBytes(bytes);
-            type.writeSlice(builder, Slices.wrappedBuffer(bytes));
-        }
-        else {
-            type.writeObject(builder, Int128.valueOf(random.nextLong(), random.nextLong() >>> 1));
         }
     }
 

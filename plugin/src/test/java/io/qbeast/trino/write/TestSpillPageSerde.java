@@ -294,7 +294,7 @@ final class TestSpillPageSerde
                     builder.appendNull();
                 }
                 else {
-                    append(type, builder, random);
+                    appendRandom(type, builder, random);
                 }
             }
             blocks[channel] = builder.build();
@@ -302,7 +302,8 @@ final class TestSpillPageSerde
         return new Page(positions, blocks);
     }
 
-    private static void append(Type type, BlockBuilder builder, Random random)
+    /** A random non-null value of {@code type} (NaN and infinities among the floating point values). */
+    static void appendRandom(Type type, BlockBuilder builder, Random random)
     {
         if (type == BIGINT || type == TIMESTAMP_MICROS) {
             type.writeLong(builder, random.nextLong());
@@ -366,7 +367,7 @@ final class TestSpillPageSerde
                         elements.appendNull();
                     }
                     else {
-                        append(arrayType.getElementType(), elements, random);
+                        appendRandom(arrayType.getElementType(), elements, random);
                     }
                 }
             });
@@ -386,7 +387,7 @@ final class TestSpillPageSerde
                         values.appendNull();
                     }
                     else {
-                        append(mapType.getValueType(), values, random);
+                        appendRandom(mapType.getValueType(), values, random);
                     }
                 }
             });
@@ -398,7 +399,7 @@ final class TestSpillPageSerde
                         fields.get(field).appendNull();
                     }
                     else {
-                        append(rowType.getFields().get(field).getType(), fields.get(field), random);
+                        appendRandom(rowType.getFields().get(field).getType(), fields.get(field), random);
                     }
                 }
             });
