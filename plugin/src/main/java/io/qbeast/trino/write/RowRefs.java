@@ -127,10 +127,12 @@ public final class RowRefs
                 lastPage = pages[i];
                 block = lastPage.getBlock(channel);
                 valueBlock = block.getUnderlyingValueBlock();
+                // the copies below are typed by the blocks: only blocks of the type's own kind take
+                // them (others go to the builder, which refuses a block of another type)
+                sameKind &= valueBlock.getClass() == type.getValueBlockType();
             }
             values[i] = valueBlock;
             valuePositions[i] = block.getUnderlyingValuePosition(positions[i]);
-            sameKind &= valueBlock.getClass() == values[0].getClass();
         }
         if (size > 0 && sameKind) {
             switch (values[0]) {
