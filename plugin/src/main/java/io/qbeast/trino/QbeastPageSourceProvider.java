@@ -33,10 +33,13 @@ public class QbeastPageSourceProvider
 {
     private final TrinoFileSystemFactory fileSystemFactory;
     private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
-    // qbeast files are cut into several row groups (so a sample reads a weight prefix): a column's
-    // chunks in consecutive row groups are close, and trino-parquet's default 1 MB merge distance would
-    // read the other columns between them; merge only small gaps
-    static final DataSize MAX_MERGE_DISTANCE = DataSize.of(64, KILOBYTE);
+    // qbeast files are cut into many row groups (a cube's weight slices, each its own region): a
+    // column's chunk in one row group is a few kB to a few hundred kB, so the chunks a query needs
+    // are separated by small gaps of the other columns, and each merged gap is read for nothing.
+    // Measured on the SSB flat table (sf0.3, 193 row groups, SSB Q3.1's 6 of 33 columns): 14.1 MiB
+    // of needed chunks read as 28.5 MiB in 365 reads at a 64 kB merge distance, 14.7 MiB in 727
+    // reads at 16 kB (trino-parquet's default 1 MB: 93.7 MiB in 16 reads)
+    static final DataSize MAX_MERGE_DISTANCE = DataSize.of(16, KILOBYTE);
     private final ParquetReaderOptions readerOptions = ParquetReaderOptions.builder()
             .withMaxMergeDistance(MAX_MERGE_DISTANCE)
             .build();

@@ -240,9 +240,7 @@ public final class QbeastPageSourceFactory
             Optional<QbeastParquetPageSource.WeightFilter> weightFilter = sampling
                     ? Optional.of(new QbeastParquetPageSource.WeightFilter(weightChannel, rowNumberChannel, weightUpperBound, fileSeed(inputFile)))
                     : Optional.empty();
-            long rowGroupsInSplit = parquetMetadata.getBlocks(start, length).stream()
-                    .filter(block -> start <= block.getStartingPos() && block.getStartingPos() < start + length)
-                    .count();
+            long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
             return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroupsInSplit - rowGroups.size());
@@ -257,6 +255,35 @@ public final class QbeastPageSourceFactory
             }
             throw new TrinoException(QBEAST_FILESYSTEM_ERROR, "Error opening Parquet file %s (offset=%s, length=%s): %s".formatted(inputFile.location(), start, length, e.getMessage()), e);
         }
+    }
+
+    /**
+     * Row groups of the split, counted on the thrift footer: {@code getBlocks} would convert every
+     * column chunk's metadata a second time (the row-group filter already did) only to count them.
+     * A row group belongs to the split its file offset (else its first page) lies in, as in trino-parquet.
+     */
+    static long rowGroupsStartingIn(org.apache.parquet.format.FileMetaData footer, long start, long length)
+    {
+        long count = 0;
+        for (org.apache.parquet.format.RowGroup rowGroup : footer.getRow_groups()) {
+            long firstPage;
+            if (rowGroup.isSetFile_offset()) {
+                firstPage = rowGroup.getFile_offset();
+            }
+            else if (!rowGroup.getColumns().isEmpty()) {
+                org.apache.parquet.format.ColumnMetaData column = rowGroup.getColumns().getFirst().getMeta_data();
+                firstPage = column.isSetDictionary_page_offset() && column.getDictionary_page_offset() > 0
+                        ? Math.min(column.getData_page_offset(), column.getDictionary_page_offset())
+                        : column.getData_page_offset();
+            }
+            else {
+                continue;
+            }
+            if (start <= firstPage && firstPage < start + length) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

@@ -22,6 +22,7 @@ import io.trino.spi.type.Type;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.types.Types.NestedField;
+import org.apache.parquet.format.FileMetaData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,7 @@ import static io.qbeast.trino.parquet.ParquetTesting.handles;
 import static io.qbeast.trino.parquet.ParquetTesting.open;
 import static io.qbeast.trino.parquet.ParquetTesting.project;
 import static io.qbeast.trino.parquet.ParquetTesting.readAll;
+import static io.qbeast.trino.parquet.ParquetTesting.readFooter;
 import static io.qbeast.trino.parquet.ParquetTesting.rowGroupRowCounts;
 import static io.qbeast.trino.parquet.ParquetTesting.schema;
 import static io.qbeast.trino.parquet.ParquetTesting.smallRowGroups;
@@ -292,6 +294,12 @@ final class TestQbeastParquetPageSource
         List<List<Object>> both = new ArrayList<>(first);
         both.addAll(second);
         assertThat(both).isEqualTo(rows.stream().map(row -> project(row, 0)).toList());
+
+        // each row group counted in the one split its offset lies in, as the reader assigns them
+        FileMetaData footer = readFooter(directory.resolve("splits.parquet"));
+        assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, 0, middle)).isEqualTo(4);
+        assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, middle, file.fileSizeInBytes() - middle)).isEqualTo(rowGroups.size() - 4);
+        assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, middle + 1, file.splitOffsets().get(5) - middle - 1)).isZero();
     }
 
     @Test
