@@ -6,9 +6,11 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The one rule that turns the cubes a writer holds into row groups and files. The writer (INSERT,
- * CREATE TABLE AS and optimize), the simulations of {@code index/} and the documentation follow it;
- * readers rely on what it guarantees:
+ * The one rule that turns the cubes a writer holds into slices, row groups and files. The writer
+ * (INSERT, CREATE TABLE AS and optimize), the simulations of {@code index/} and the documentation
+ * follow it; readers rely on what it guarantees. A {@link Slice} is what the writer takes from its
+ * runs at once (cubes whole, or a weight range of one cube); it is written as one row group, or,
+ * when it is the rest of a large cube, as several:
  * <ul>
  *   <li><b>Depth-first order.</b> Row groups follow the cubes in pre-order (the order of
  *       {@link CubeId}), and a file is a run of consecutive row groups, so a file holds a
@@ -20,13 +22,21 @@ import static java.util.Objects.requireNonNull;
  *       while all of them lie in the subtree of the first one's parent (siblings and their
  *       descendants: neighbours in space, never distant regions) and the pack holds at most the
  *       minimum; so Parquet row-group statistics of the indexed columns describe one compact region.</li>
- *   <li><b>Weight order inside a row group.</b> A row group's rows are in ascending weight, and a
- *       cube that is large enough is cut in weight order into a head of 1/16 of its rows, a middle
- *       up to 1/4 and the rest (then into pieces of at most {@link Settings#maxRowGroupBytes()}):
- *       a sample of fraction f reads a prefix of every cube it touches, and with the head cut
- *       off it skips most of each inner cube by the row groups' {@code _qbeast_weight} statistics.</li>
- *   <li><b>Large files.</b> A file is cut before a row group that would take it past
- *       {@link Settings#targetFileBytes()} ({@link #cutsBefore}), never inside a row group.</li>
+ *   <li><b>Weight slices.</b> A cube that is large enough is cut in weight order into a head of
+ *       1/16 of its rows, a middle up to 1/4 and the rest (then into pieces of at most
+ *       {@link Settings#maxRowGroupBytes()}): a sample of fraction f reads a weight prefix of every
+ *       cube it touches and skips most of each inner cube by the row groups' {@code _qbeast_weight}
+ *       statistics. The head, the middle and packs are written in ascending weight, so a sample's
+ *       rows come first (the reader decodes the other columns only of batches that hold some).</li>
+ *   <li><b>Point parts.</b> The rest of a large cube (weights above what most samples read), and
+ *       a small cube that is not packed with others, is put in point order ({@link RowOrder}: first
+ *       indexed column, then the second) and written as {@link Slice#pointParts()} row groups of
+ *       consecutive rows of at least a quarter of the minimum row group: each covers a narrow range
+ *       of the first indexed column inside the cube, so a range predicate on it skips most of
+ *       every cube it touches. Packs of several cubes stay in weight order.</li>
+ *   <li><b>Large files.</b> A file is cut before a slice that would take it past
+ *       {@link Settings#targetFileBytes()} ({@link #cutsBefore}), never inside a slice: the
+ *       point parts of a slice stay in one file.</li>
  * </ul>
  * Sizes are estimates: row groups are planned from in-memory bytes per row, and files are cut on
  * bytes actually written plus the next row group's estimate at the compression seen so far.
@@ -37,6 +47,10 @@ public final class FileLayout
     private static final double[] WEIGHT_CUTS = {1.0 / 16, 1.0 / 4};
     /** A weight-cut slice must be at least this fraction of the minimum row-group size. */
     private static final int MIN_SLICE_DIVISOR = 4;
+    /** A point part is at least this fraction of the minimum row-group size. */
+    private static final int MIN_PART_DIVISOR = 4;
+    /** Point parts of one slice, at most (a bound on the row groups a footer describes). */
+    private static final int MAX_POINT_PARTS = 64;
 
     private final Settings settings;
 
@@ -64,20 +78,40 @@ public final class FileLayout
     }
 
     /**
-     * One planned row group: cubes {@code [firstCube, lastCube]} (positions in the planned cube
-     * list) whole, or, when {@code firstCube == lastCube} and the cube is cut, its rows
-     * {@code [firstRow, firstRow + rows)} in weight order.
+     * One planned slice: cubes {@code [firstCube, lastCube]} (positions in the planned cube list)
+     * whole, or, when {@code firstCube == lastCube} and the cube is cut, its rows
+     * {@code [firstRow, firstRow + rows)} in weight order. With {@code pointParts == 1} it is one
+     * row group in ascending weight; with more, its rows are put in point order and written as
+     * that many row groups of consecutive rows (sizes differing by at most one row).
      */
-    public record RowGroup(int firstCube, int lastCube, long firstRow, long rows)
+    public record Slice(int firstCube, int lastCube, long firstRow, long rows, int pointParts)
     {
-        public RowGroup
+        public Slice
         {
             if (firstCube < 0 || lastCube < firstCube || firstRow < 0 || rows <= 0) {
-                throw new IllegalArgumentException("Invalid row group: cubes %s..%s, rows %s+%s".formatted(firstCube, lastCube, firstRow, rows));
+                throw new IllegalArgumentException("Invalid slice: cubes %s..%s, rows %s+%s".formatted(firstCube, lastCube, firstRow, rows));
             }
             if (firstCube != lastCube && firstRow != 0) {
-                throw new IllegalArgumentException("A row group of several cubes holds them whole");
+                throw new IllegalArgumentException("A slice of several cubes holds them whole");
             }
+            if (pointParts < 1 || pointParts > rows || (pointParts > 1 && firstCube != lastCube)) {
+                throw new IllegalArgumentException("Invalid point parts %s for a slice of %s rows of cubes %s..%s".formatted(pointParts, rows, firstCube, lastCube));
+            }
+        }
+
+        /** A slice written as one row group in ascending weight. */
+        public Slice(int firstCube, int lastCube, long firstRow, long rows)
+        {
+            this(firstCube, lastCube, firstRow, rows, 1);
+        }
+
+        /** The rows of point part {@code part}: {@code [from, to)} of the slice's point order. */
+        public long partStart(int part)
+        {
+            if (part < 0 || part > pointParts) {
+                throw new IllegalArgumentException("Part %s of %s".formatted(part, pointParts));
+            }
+            return rows * part / pointParts;
         }
 
         public boolean isSingleCube()
@@ -92,13 +126,13 @@ public final class FileLayout
     }
 
     /**
-     * Plans the row groups of cubes in pre-order.
+     * Plans the slices of cubes in pre-order.
      *
      * @param cubes distinct cubes in ascending order (revision, then pre-order)
      * @param rows rows per cube, positive
      * @param bytesPerRow estimated in-memory bytes of one row
      */
-    public List<RowGroup> rowGroups(List<CubeId> cubes, long[] rows, double bytesPerRow)
+    public List<Slice> slices(List<CubeId> cubes, long[] rows, double bytesPerRow)
     {
         requireNonNull(cubes, "cubes is null");
         requireNonNull(rows, "rows is null");
@@ -111,8 +145,9 @@ public final class FileLayout
         long minRows = Math.max(1, (long) (settings.minRowGroupBytes() / bytesPerRow));
         long maxRows = Math.max(1, (long) (settings.maxRowGroupBytes() / bytesPerRow));
         long minSliceRows = Math.max(1, minRows / MIN_SLICE_DIVISOR);
+        long partRows = Math.max(1, minRows / MIN_PART_DIVISOR);
 
-        List<RowGroup> groups = new ArrayList<>();
+        List<Slice> groups = new ArrayList<>();
         int packStart = -1;
         CubeId packAnchor = null;
         long packRows = 0;
@@ -128,11 +163,11 @@ public final class FileLayout
                     && packAnchor.isAncestorOrSelf(id)
                     && packRows + rows[cube] <= minRows;
             if (packStart >= 0 && !fitsPack) {
-                groups.add(new RowGroup(packStart, cube - 1, 0, packRows));
+                addPack(groups, packStart, cube - 1, packRows, partRows);
                 packStart = -1;
             }
             if (rows[cube] >= minRows) {
-                addCube(groups, cube, rows[cube], minSliceRows, maxRows);
+                addCube(groups, cube, rows[cube], minSliceRows, maxRows, partRows);
                 continue;
             }
             if (packStart < 0) {
@@ -143,45 +178,57 @@ public final class FileLayout
             packRows += rows[cube];
         }
         if (packStart >= 0) {
-            groups.add(new RowGroup(packStart, cubes.size() - 1, 0, packRows));
+            addPack(groups, packStart, cubes.size() - 1, packRows, partRows);
         }
         return List.copyOf(groups);
     }
 
-    // a large cube: weight cuts where the slices stay large enough, then pieces of at most maxRows
-    private static void addCube(List<RowGroup> groups, int cube, long rows, long minSliceRows, long maxRows)
+    // a large cube: weight cuts where the slices stay large enough, then pieces of at most maxRows;
+    // the pieces of the rest are cut in point order into parts of at least partRows
+    private static void addCube(List<Slice> groups, int cube, long rows, long minSliceRows, long maxRows, long partRows)
     {
         long start = 0;
         for (double cut : WEIGHT_CUTS) {
             long end = (long) Math.ceil(rows * cut);
             if (end - start >= minSliceRows && rows - end >= minSliceRows) {
-                addPieces(groups, cube, start, end - start, maxRows);
+                addPieces(groups, cube, start, end - start, maxRows, Long.MAX_VALUE);
                 start = end;
             }
         }
-        addPieces(groups, cube, start, rows - start, maxRows);
+        addPieces(groups, cube, start, rows - start, maxRows, partRows);
     }
 
-    private static void addPieces(List<RowGroup> groups, int cube, long firstRow, long rows, long maxRows)
+    // a pack of several cubes stays in weight order; a small cube alone is cut into point parts
+    private static void addPack(List<Slice> groups, int firstCube, int lastCube, long rows, long partRows)
+    {
+        groups.add(new Slice(firstCube, lastCube, 0, rows, firstCube == lastCube ? pointParts(rows, partRows) : 1));
+    }
+
+    private static int pointParts(long rows, long partRows)
+    {
+        return (int) Math.max(1, Math.min(MAX_POINT_PARTS, rows / partRows));
+    }
+
+    private static void addPieces(List<Slice> groups, int cube, long firstRow, long rows, long maxRows, long partRows)
     {
         long pieces = Math.ceilDiv(rows, maxRows);
         long done = 0;
         for (long piece = 0; piece < pieces; piece++) {
             long size = (rows - done) / (pieces - piece);
-            groups.add(new RowGroup(cube, cube, firstRow + done, size));
+            groups.add(new Slice(cube, cube, firstRow + done, size, partRows == Long.MAX_VALUE ? 1 : pointParts(size, partRows)));
             done += size;
         }
     }
 
     /**
-     * Whether the open file is closed before the next row group, which then starts a new file.
+     * Whether the open file is closed before the next slice, which then starts a new file.
      *
      * @param fileBytes bytes the open file holds so far (0 when it holds nothing yet)
-     * @param nextRowGroupBytes estimated bytes of the next row group on storage
+     * @param nextSliceBytes estimated bytes of the next slice on storage
      * @param sameRevision whether the next row group is of the revision of the open file
      */
-    public boolean cutsBefore(long fileBytes, long nextRowGroupBytes, boolean sameRevision)
+    public boolean cutsBefore(long fileBytes, long nextSliceBytes, boolean sameRevision)
     {
-        return fileBytes > 0 && (!sameRevision || fileBytes + nextRowGroupBytes > settings.targetFileBytes());
+        return fileBytes > 0 && (!sameRevision || fileBytes + nextSliceBytes > settings.targetFileBytes());
     }
 }

@@ -1,6 +1,6 @@
 package io.qbeast.index;
 
-import io.qbeast.index.FileLayout.RowGroup;
+import io.qbeast.index.FileLayout.Slice;
 import io.qbeast.index.FileLayout.Settings;
 import org.junit.jupiter.api.Test;
 
@@ -32,39 +32,39 @@ final class TestFileLayout
                 .add(ROOT.child(1).child(3), 400)
                 .add(ROOT.child(2), 20000)
                 .add(ROOT.child(3), 10);
-        List<RowGroup> groups = assertValidLayout(LAYOUT, cubes, 1.0);
+        List<Slice> groups = assertValidLayout(LAYOUT, cubes, 1.0);
         assertThat(groups).containsExactly(
-                // root: head ceil(5000/16), middle to ceil(5000/4), the rest
-                new RowGroup(0, 0, 0, 313),
-                new RowGroup(0, 0, 313, 937),
-                new RowGroup(0, 0, 1250, 3750),
+                // root: head ceil(5000/16), middle to ceil(5000/4), the rest in point parts of at least min/4
+                new Slice(0, 0, 0, 313),
+                new Slice(0, 0, 313, 937),
+                new Slice(0, 0, 1250, 3750, 15),
                 // small child 0 and its children pack under the root
-                new RowGroup(1, 3, 0, 700),
+                new Slice(1, 3, 0, 700),
                 // exactly the minimum: its own row groups; the 1/16 head would be under min/4 = 250 rows
-                new RowGroup(4, 4, 0, 250),
-                new RowGroup(4, 4, 250, 750),
-                // 700 + 400 would pass the minimum
-                new RowGroup(5, 5, 0, 700),
-                new RowGroup(6, 6, 0, 400),
-                // 20000 rows: 1250, 3750, then 15000 in two pieces of at most 8000
-                new RowGroup(7, 7, 0, 1250),
-                new RowGroup(7, 7, 1250, 3750),
-                new RowGroup(7, 7, 5000, 7500),
-                new RowGroup(7, 7, 12500, 7500),
-                new RowGroup(8, 8, 0, 10));
+                new Slice(4, 4, 0, 250),
+                new Slice(4, 4, 250, 750, 3),
+                // 700 + 400 would pass the minimum: each alone, in point parts where it holds two
+                new Slice(5, 5, 0, 700, 2),
+                new Slice(6, 6, 0, 400),
+                // 20000 rows: 1250, 3750, then 15000 in two pieces of at most 8000, 30 point parts each
+                new Slice(7, 7, 0, 1250),
+                new Slice(7, 7, 1250, 3750),
+                new Slice(7, 7, 5000, 7500, 30),
+                new Slice(7, 7, 12500, 7500, 30),
+                new Slice(8, 8, 0, 10));
     }
 
     @Test
     void testEmptyAndSingleCube()
     {
-        assertThat(LAYOUT.rowGroups(List.of(), new long[0], 1.0)).isEmpty();
-        assertThat(LAYOUT.rowGroups(List.of(ROOT), new long[] {1}, 1.0)).containsExactly(new RowGroup(0, 0, 0, 1));
-        assertThat(LAYOUT.rowGroups(List.of(ROOT.child(3)), new long[] {999}, 1.0)).containsExactly(new RowGroup(0, 0, 0, 999));
-        assertThat(LAYOUT.rowGroups(List.of(ROOT.child(3)), new long[] {1000}, 1.0)).containsExactly(new RowGroup(0, 0, 0, 250), new RowGroup(0, 0, 250, 750));
+        assertThat(LAYOUT.slices(List.of(), new long[0], 1.0)).isEmpty();
+        assertThat(LAYOUT.slices(List.of(ROOT), new long[] {1}, 1.0)).containsExactly(new Slice(0, 0, 0, 1));
+        assertThat(LAYOUT.slices(List.of(ROOT.child(3)), new long[] {999}, 1.0)).containsExactly(new Slice(0, 0, 0, 999, 3));
+        assertThat(LAYOUT.slices(List.of(ROOT.child(3)), new long[] {1000}, 1.0)).containsExactly(new Slice(0, 0, 0, 250), new Slice(0, 0, 250, 750, 3));
         assertThat(LAYOUT.settings()).isEqualTo(new Settings(1_000_000, 1000, 8000));
         // the result is immutable
-        List<RowGroup> groups = LAYOUT.rowGroups(List.of(ROOT), new long[] {5}, 1.0);
-        assertThatThrownBy(() -> groups.add(new RowGroup(0, 0, 0, 1))).isInstanceOf(UnsupportedOperationException.class);
+        List<Slice> groups = LAYOUT.slices(List.of(ROOT), new long[] {5}, 1.0);
+        assertThatThrownBy(() -> groups.add(new Slice(0, 0, 0, 1))).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
@@ -77,12 +77,12 @@ final class TestFileLayout
                 .add(parent.child(0), 1000)
                 .add(parent.child(1), 10)
                 .add(parent.child(2), 10);
-        List<RowGroup> groups = assertValidLayout(LAYOUT, cubes, 1.0);
+        List<Slice> groups = assertValidLayout(LAYOUT, cubes, 1.0);
         assertThat(groups).containsExactly(
-                new RowGroup(0, 0, 0, 10),
-                new RowGroup(1, 1, 0, 250),
-                new RowGroup(1, 1, 250, 750),
-                new RowGroup(2, 3, 0, 20));
+                new Slice(0, 0, 0, 10),
+                new Slice(1, 1, 0, 250),
+                new Slice(1, 1, 250, 750, 3),
+                new Slice(2, 3, 0, 20));
 
         // at 2.5 bytes a row, 400 rows are the minimum (1000 bytes) and 399 rows are not (a large
         // cube of 399 rows would be cut at its quarter)
@@ -93,17 +93,17 @@ final class TestFileLayout
                 .add(parent.child(2), 400);
         groups = assertValidLayout(LAYOUT, cubes, 2.5);
         assertThat(groups).containsExactly(
-                new RowGroup(0, 0, 0, 10),
-                new RowGroup(1, 1, 0, 100),
-                new RowGroup(1, 1, 100, 300),
-                new RowGroup(2, 2, 0, 399),
-                new RowGroup(3, 3, 0, 100),
-                new RowGroup(3, 3, 100, 300));
+                new Slice(0, 0, 0, 10),
+                new Slice(1, 1, 0, 100),
+                new Slice(1, 1, 100, 300, 3),
+                new Slice(2, 2, 0, 399, 3),
+                new Slice(3, 3, 0, 100),
+                new Slice(3, 3, 100, 300, 3));
 
         // a row larger than a row group: every cube is large and alone
         cubes = new Cubes().add(ROOT, 1).add(ROOT.child(0), 1).add(ROOT.child(1), 1);
         groups = assertValidLayout(LAYOUT, cubes, 10_000);
-        assertThat(groups).containsExactly(new RowGroup(0, 0, 0, 1), new RowGroup(1, 1, 0, 1), new RowGroup(2, 2, 0, 1));
+        assertThat(groups).containsExactly(new Slice(0, 0, 0, 1), new Slice(1, 1, 0, 1), new Slice(2, 2, 0, 1));
     }
 
     @Test
@@ -114,12 +114,12 @@ final class TestFileLayout
         for (CubeId child : parent.children()) {
             cubes.add(child, 100);
         }
-        List<RowGroup> groups = assertValidLayout(LAYOUT, cubes, 1.0);
+        List<Slice> groups = assertValidLayout(LAYOUT, cubes, 1.0);
         assertThat(groups).containsExactly(
-                new RowGroup(0, 0, 0, 250),
-                new RowGroup(0, 0, 250, 750),
-                new RowGroup(0, 0, 1000, 3000),
-                new RowGroup(1, 8, 0, 800));
+                new Slice(0, 0, 0, 250),
+                new Slice(0, 0, 250, 750),
+                new Slice(0, 0, 1000, 3000, 12),
+                new Slice(1, 8, 0, 800));
 
         // 8 x 300 rows: packs of 3, 3 and 2 children
         cubes = new Cubes().add(parent, 4000);
@@ -127,16 +127,16 @@ final class TestFileLayout
             cubes.add(child, 300);
         }
         groups = assertValidLayout(LAYOUT, cubes, 1.0);
-        List<RowGroup> packs = groups.subList(3, groups.size());
+        List<Slice> packs = groups.subList(3, groups.size());
         assertThat(packs).hasSizeLessThan(8);
-        assertThat(packs).containsExactly(new RowGroup(1, 3, 0, 900), new RowGroup(4, 6, 0, 900), new RowGroup(7, 8, 0, 600));
+        assertThat(packs).containsExactly(new Slice(1, 3, 0, 900), new Slice(4, 6, 0, 900), new Slice(7, 8, 0, 600));
 
         // the parent absent, the children still pack
         cubes = new Cubes();
         for (CubeId child : parent.children()) {
             cubes.add(child, 120);
         }
-        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new RowGroup(0, 7, 0, 960));
+        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new Slice(0, 7, 0, 960));
     }
 
     @Test
@@ -151,13 +151,13 @@ final class TestFileLayout
                 .add(p.child(0).child(3).child(1), 100)
                 .add(p.child(1), 100)
                 .add(ROOT.child(2).child(0), 100);
-        List<RowGroup> groups = assertValidLayout(LAYOUT, cubes, 1.0);
+        List<Slice> groups = assertValidLayout(LAYOUT, cubes, 1.0);
         assertThat(groups).containsExactly(
-                new RowGroup(0, 0, 0, 250),
-                new RowGroup(0, 0, 250, 750),
-                new RowGroup(1, 4, 0, 400),
+                new Slice(0, 0, 0, 250),
+                new Slice(0, 0, 250, 750, 3),
+                new Slice(1, 4, 0, 400),
                 // not under p
-                new RowGroup(5, 5, 0, 100));
+                new Slice(5, 5, 0, 100));
 
         // a pack that starts at depth 2 is anchored at depth 1: it does not take its parent's sibling
         cubes = new Cubes()
@@ -168,7 +168,7 @@ final class TestFileLayout
                 .add(p.child(1), 100)
                 .add(p.child(2), 100);
         groups = assertValidLayout(LAYOUT, cubes, 1.0);
-        assertThat(groups.subList(4, groups.size())).containsExactly(new RowGroup(2, 3, 0, 200), new RowGroup(4, 5, 0, 200));
+        assertThat(groups.subList(4, groups.size())).containsExactly(new Slice(2, 3, 0, 200), new Slice(4, 5, 0, 200));
 
         // a pack started by the root takes the whole tree of its revision
         cubes = new Cubes()
@@ -176,7 +176,7 @@ final class TestFileLayout
                 .add(ROOT.child(0), 100)
                 .add(ROOT.child(0).child(2), 100)
                 .add(ROOT.child(3).child(3).child(3), 100);
-        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new RowGroup(0, 3, 0, 400));
+        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new Slice(0, 3, 0, 400));
     }
 
     @Test
@@ -188,17 +188,17 @@ final class TestFileLayout
                 .add(ROOT.child(3), 100)
                 .add(otherRoot, 100)
                 .add(otherRoot.child(0), 100);
-        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new RowGroup(0, 1, 0, 200), new RowGroup(2, 3, 0, 200));
+        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new Slice(0, 1, 0, 200), new Slice(2, 3, 0, 200));
 
         // two roots alone
         cubes = new Cubes().add(ROOT, 1).add(otherRoot, 1);
-        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new RowGroup(0, 0, 0, 1), new RowGroup(1, 1, 0, 1));
+        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new Slice(0, 0, 0, 1), new Slice(1, 1, 0, 1));
 
         // the last leaf of one revision and the first of the next, without their roots
         cubes = new Cubes()
                 .add(ROOT.child(3).child(3), 10)
                 .add(otherRoot.child(0).child(0), 10);
-        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new RowGroup(0, 0, 0, 10), new RowGroup(1, 1, 0, 10));
+        assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(new Slice(0, 0, 0, 10), new Slice(1, 1, 0, 10));
 
         // same revision id, other dimensions: another tree, not packed either
         CubeId threeDimensions = CubeId.root(1, 3);
@@ -222,8 +222,8 @@ final class TestFileLayout
                 .add(b.child(0), 10)
                 .add(b.child(0).child(0), 10)
                 .add(b.child(1), 10);
-        List<RowGroup> groups = assertValidLayout(LAYOUT, cubes, 1.0);
-        assertThat(groups.subList(4, groups.size())).containsExactly(new RowGroup(2, 4, 0, 30), new RowGroup(5, 7, 0, 30));
+        List<Slice> groups = assertValidLayout(LAYOUT, cubes, 1.0);
+        assertThat(groups.subList(4, groups.size())).containsExactly(new Slice(2, 4, 0, 30), new Slice(5, 7, 0, 30));
 
         // deeper: the last leaf under a.3 and the first leaf under b.0
         cubes = new Cubes()
@@ -232,9 +232,9 @@ final class TestFileLayout
                 .add(b.child(0).child(0).child(0), 10)
                 .add(b.child(0).child(0).child(1), 10);
         assertThat(assertValidLayout(LAYOUT, cubes, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 10),
-                new RowGroup(1, 1, 0, 10),
-                new RowGroup(2, 3, 0, 20));
+                new Slice(0, 0, 0, 10),
+                new Slice(1, 1, 0, 10),
+                new Slice(2, 3, 0, 20));
 
         // 3 dimensions: the last child of level-1 cube 6 and the first child of level-1 cube 7
         CubeId root3 = CubeId.root(4, 3);
@@ -245,8 +245,8 @@ final class TestFileLayout
                 .add(root3.child(7), 5000)
                 .add(root3.child(7).child(0), 10);
         groups = assertValidLayout(LAYOUT, cubes, 1.0);
-        assertThat(groups).filteredOn(group -> group.firstCube() <= 2 && group.lastCube() >= 2).containsExactly(new RowGroup(2, 2, 0, 10));
-        assertThat(groups).filteredOn(group -> group.firstCube() <= 4 && group.lastCube() >= 4).containsExactly(new RowGroup(4, 4, 0, 10));
+        assertThat(groups).filteredOn(group -> group.firstCube() <= 2 && group.lastCube() >= 2).containsExactly(new Slice(2, 2, 0, 10));
+        assertThat(groups).filteredOn(group -> group.firstCube() <= 4 && group.lastCube() >= 4).containsExactly(new Slice(4, 4, 0, 10));
     }
 
     @Test
@@ -254,55 +254,55 @@ final class TestFileLayout
     {
         // a maximum large enough that no slice is cut into pieces
         FileLayout layout = new FileLayout(new Settings(1L << 40, 1000, 1_000_000));
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {16_000}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 1000),
-                new RowGroup(0, 0, 1000, 3000),
-                new RowGroup(0, 0, 4000, 12_000));
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {16_001}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 1001),
-                new RowGroup(0, 0, 1001, 3000),
-                new RowGroup(0, 0, 4001, 12_000));
+        assertThat(layout.slices(List.of(ROOT), new long[] {16_000}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 1000),
+                new Slice(0, 0, 1000, 3000),
+                new Slice(0, 0, 4000, 12_000, 48));
+        assertThat(layout.slices(List.of(ROOT), new long[] {16_001}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 1001),
+                new Slice(0, 0, 1001, 3000),
+                new Slice(0, 0, 4001, 12_000, 48));
 
         for (long rows = 4000; rows <= 200_000; rows += 997) {
-            List<RowGroup> groups = layout.rowGroups(List.of(ROOT), new long[] {rows}, 1.0);
+            List<Slice> groups = layout.slices(List.of(ROOT), new long[] {rows}, 1.0);
             long head = ceilDiv(rows, 16);
             long quarter = ceilDiv(rows, 4);
             assertThat(groups).as("%s rows", rows).containsExactly(
-                    new RowGroup(0, 0, 0, head),
-                    new RowGroup(0, 0, head, quarter - head),
-                    new RowGroup(0, 0, quarter, rows - quarter));
+                    new Slice(0, 0, 0, head),
+                    new Slice(0, 0, head, quarter - head),
+                    new Slice(0, 0, quarter, rows - quarter, (int) Math.min(64, (rows - quarter) / 250)));
         }
 
         // min/4 = 250 rows: the head of 3984 rows would be 249, so only the quarter is cut off
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {3984}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 996),
-                new RowGroup(0, 0, 996, 2988));
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {3985}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 250),
-                new RowGroup(0, 0, 250, 747),
-                new RowGroup(0, 0, 997, 2988));
+        assertThat(layout.slices(List.of(ROOT), new long[] {3984}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 996),
+                new Slice(0, 0, 996, 2988, 11));
+        assertThat(layout.slices(List.of(ROOT), new long[] {3985}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 250),
+                new Slice(0, 0, 250, 747),
+                new Slice(0, 0, 997, 2988, 11));
 
         // just above the minimum: no slice under min/4
         for (long rows = 1000; rows < 4000; rows++) {
-            List<RowGroup> groups = layout.rowGroups(List.of(ROOT), new long[] {rows}, 1.0);
+            List<Slice> groups = layout.slices(List.of(ROOT), new long[] {rows}, 1.0);
             assertThat(groups).as("%s rows", rows).hasSizeBetween(1, 3);
             assertThat(groups).as("%s rows", rows).allSatisfy(group -> assertThat(group.rows()).isGreaterThanOrEqualTo(250));
-            assertThat(groups.stream().mapToLong(RowGroup::rows).sum()).isEqualTo(rows);
+            assertThat(groups.stream().mapToLong(Slice::rows).sum()).isEqualTo(rows);
             // a slice ends at a weight cut or at the end of the cube
-            for (RowGroup group : groups) {
+            for (Slice group : groups) {
                 long end = group.firstRow() + group.rows();
                 assertThat(end).as("%s rows", rows).isIn(ceilDiv(rows, 16), ceilDiv(rows, 4), rows);
             }
         }
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {1001}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 251),
-                new RowGroup(0, 0, 251, 750));
+        assertThat(layout.slices(List.of(ROOT), new long[] {1001}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 251),
+                new Slice(0, 0, 251, 750, 3));
 
-        // 4 bytes a row: 250 rows make the minimum, slices of at least 62 rows
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {4000}, 4.0)).containsExactly(
-                new RowGroup(0, 0, 0, 250),
-                new RowGroup(0, 0, 250, 750),
-                new RowGroup(0, 0, 1000, 3000));
+        // 4 bytes a row: 250 rows make the minimum, slices and parts of at least 62 rows
+        assertThat(layout.slices(List.of(ROOT), new long[] {4000}, 4.0)).containsExactly(
+                new Slice(0, 0, 0, 250),
+                new Slice(0, 0, 250, 750),
+                new Slice(0, 0, 1000, 3000, 48));
     }
 
     @Test
@@ -311,21 +311,21 @@ final class TestFileLayout
         // 1000 to 4000 rows a row group
         FileLayout layout = new FileLayout(new Settings(1L << 40, 1000, 4000));
         long rows = 40_003;
-        List<RowGroup> groups = layout.rowGroups(List.of(ROOT), new long[] {rows}, 1.0);
+        List<Slice> groups = layout.slices(List.of(ROOT), new long[] {rows}, 1.0);
         assertValidLayout(layout, new Cubes().add(ROOT, rows), 1.0);
         assertThat(groups).allSatisfy(group -> assertThat(group.rows()).isBetween(1L, 4000L));
-        assertThat(groups.stream().mapToLong(RowGroup::rows).sum()).isEqualTo(rows);
+        assertThat(groups.stream().mapToLong(Slice::rows).sum()).isEqualTo(rows);
         // the weight cuts at 2501 and 10001 are row-group boundaries
-        assertThat(groups).extracting(RowGroup::firstRow).contains(0L, 2501L, 10_001L);
+        assertThat(groups).extracting(Slice::firstRow).contains(0L, 2501L, 10_001L);
         long[] sliceBounds = {0, 2501, 10_001, rows};
         for (int slice = 0; slice < 3; slice++) {
             long start = sliceBounds[slice];
             long end = sliceBounds[slice + 1];
-            List<RowGroup> pieces = groups.stream().filter(group -> group.firstRow() >= start && group.firstRow() < end).toList();
+            List<Slice> pieces = groups.stream().filter(group -> group.firstRow() >= start && group.firstRow() < end).toList();
             assertThat(pieces.getLast().firstRow() + pieces.getLast().rows()).isEqualTo(end);
             assertThat(pieces).hasSize((int) ceilDiv(end - start, 4000));
-            long smallest = pieces.stream().mapToLong(RowGroup::rows).min().orElseThrow();
-            long largest = pieces.stream().mapToLong(RowGroup::rows).max().orElseThrow();
+            long smallest = pieces.stream().mapToLong(Slice::rows).min().orElseThrow();
+            long largest = pieces.stream().mapToLong(Slice::rows).max().orElseThrow();
             assertThat(largest - smallest).as("slice %s", slice).isLessThanOrEqualTo(1);
         }
         assertThat(groups).hasSize(1 + 2 + 8);
@@ -334,16 +334,16 @@ final class TestFileLayout
         layout = new FileLayout(new Settings(1L << 40, 1000, 1000));
         groups = assertValidLayout(layout, new Cubes().add(ROOT, 10_007), 1.0);
         assertThat(groups).allSatisfy(group -> assertThat(group.rows()).isLessThanOrEqualTo(1000));
-        assertThat(groups.stream().mapToLong(RowGroup::rows).sum()).isEqualTo(10_007);
+        assertThat(groups.stream().mapToLong(Slice::rows).sum()).isEqualTo(10_007);
 
         // a row larger than the maximum: one row a row group
         layout = new FileLayout(new Settings(1L << 40, 100, 200));
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {5}, 500)).containsExactly(
-                new RowGroup(0, 0, 0, 1),
-                new RowGroup(0, 0, 1, 1),
-                new RowGroup(0, 0, 2, 1),
-                new RowGroup(0, 0, 3, 1),
-                new RowGroup(0, 0, 4, 1));
+        assertThat(layout.slices(List.of(ROOT), new long[] {5}, 500)).containsExactly(
+                new Slice(0, 0, 0, 1),
+                new Slice(0, 0, 1, 1),
+                new Slice(0, 0, 2, 1),
+                new Slice(0, 0, 3, 1),
+                new Slice(0, 0, 4, 1));
     }
 
     // REAL BUG (fails against FileLayout as written): addPieces computes the piece count as
@@ -356,10 +356,10 @@ final class TestFileLayout
     void testUnboundedMaximumKeepsEveryRow()
     {
         FileLayout layout = new FileLayout(new Settings(Long.MAX_VALUE, 1000, Long.MAX_VALUE));
-        assertThat(layout.rowGroups(List.of(ROOT), new long[] {16_000}, 1.0)).containsExactly(
-                new RowGroup(0, 0, 0, 1000),
-                new RowGroup(0, 0, 1000, 3000),
-                new RowGroup(0, 0, 4000, 12_000));
+        assertThat(layout.slices(List.of(ROOT), new long[] {16_000}, 1.0)).containsExactly(
+                new Slice(0, 0, 0, 1000),
+                new Slice(0, 0, 1000, 3000),
+                new Slice(0, 0, 4000, 12_000, 48));
     }
 
     @Test
@@ -397,48 +397,48 @@ final class TestFileLayout
     void testArgumentValidation()
     {
         assertThatThrownBy(() -> new FileLayout(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(null, new long[0], 1)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(), null, 1)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> LAYOUT.slices(null, new long[0], 1)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(), null, 1)).isInstanceOf(NullPointerException.class);
 
         // lengths
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT, ROOT.child(0)), new long[] {1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT, ROOT.child(0)), new long[] {1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT), new long[] {1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT), new long[] {1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(), new long[] {1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(), new long[] {1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
 
         // order and duplicates
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT.child(1), ROOT.child(0)), new long[] {1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT.child(1), ROOT.child(0)), new long[] {1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT.child(0), ROOT), new long[] {1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT.child(0), ROOT), new long[] {1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT.child(0), ROOT.child(0)), new long[] {1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT.child(0), ROOT.child(0)), new long[] {1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT, ROOT.child(2), ROOT.child(2).child(0), ROOT.child(1)), new long[] {1, 1, 1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT, ROOT.child(2), ROOT.child(2).child(0), ROOT.child(1)), new long[] {1, 1, 1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(CubeId.root(2, 2), CubeId.root(1, 2)), new long[] {1, 1}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(CubeId.root(2, 2), CubeId.root(1, 2)), new long[] {1, 1}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
         // duplicates even when large (no early return for large cubes)
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT, ROOT), new long[] {5000, 5000}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT, ROOT), new long[] {5000, 5000}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
 
         // rows
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT), new long[] {0}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT), new long[] {0}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT), new long[] {-5}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT), new long[] {-5}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT, ROOT.child(0), ROOT.child(1)), new long[] {10, 10, 0}, 1))
+        assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT, ROOT.child(0), ROOT.child(1)), new long[] {10, 10, 0}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
 
         // bytes per row
         for (double bytesPerRow : new double[] {0, -0.0, -1, Double.NaN, Double.NEGATIVE_INFINITY}) {
-            assertThatThrownBy(() -> LAYOUT.rowGroups(List.of(ROOT), new long[] {1}, bytesPerRow))
+            assertThatThrownBy(() -> LAYOUT.slices(List.of(ROOT), new long[] {1}, bytesPerRow))
                     .as("%s bytes per row", bytesPerRow)
                     .isInstanceOf(IllegalArgumentException.class);
         }
         // a tiny positive size is fine: every cube is small (min/bpr saturates)
-        assertThat(LAYOUT.rowGroups(List.of(ROOT, ROOT.child(0)), new long[] {10, 10}, 1e-300)).containsExactly(new RowGroup(0, 1, 0, 20));
+        assertThat(LAYOUT.slices(List.of(ROOT, ROOT.child(0)), new long[] {10, 10}, 1e-300)).containsExactly(new Slice(0, 1, 0, 20));
 
         // settings
         assertThatThrownBy(() -> new Settings(0, 1, 1)).isInstanceOf(IllegalArgumentException.class);
@@ -454,13 +454,45 @@ final class TestFileLayout
         assertThat(new Settings(1, 10, 20).targetFileBytes()).isEqualTo(1);
 
         // row groups
-        assertThatThrownBy(() -> new RowGroup(-1, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RowGroup(2, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RowGroup(0, 0, -1, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RowGroup(0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RowGroup(0, 1, 5, 10)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new RowGroup(3, 3, 5, 10).isSingleCube()).isTrue();
-        assertThat(new RowGroup(3, 4, 0, 10).isSingleCube()).isFalse();
+        assertThatThrownBy(() -> new Slice(-1, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(2, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 0, -1, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 1, 5, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new Slice(3, 3, 5, 10).isSingleCube()).isTrue();
+        assertThat(new Slice(3, 4, 0, 10).isSingleCube()).isFalse();
+        // point parts: at least one, at most one a row, never in a pack
+        assertThat(new Slice(3, 3, 5, 10).pointParts()).isEqualTo(1);
+        assertThatThrownBy(() -> new Slice(0, 0, 0, 10, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 0, 0, 10, 11)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 1, 0, 10, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 0, 0, 10, 2).partStart(3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Slice(0, 0, 0, 10, 2).partStart(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void testPointPartsOfTheRest()
+    {
+        FileLayout layout = new FileLayout(new Settings(1L << 40, 1000, 1_000_000));
+        // only the rest is cut into parts: the head and the middle stay one weight-ordered row group each
+        List<Slice> slices = layout.slices(List.of(ROOT), new long[] {10_000}, 1.0);
+        assertThat(slices).extracting(Slice::pointParts).containsExactly(1, 1, 30);
+        // parts are consecutive, cover the slice, and differ by at most one row
+        Slice rest = slices.getLast();
+        assertThat(rest.partStart(0)).isZero();
+        assertThat(rest.partStart(rest.pointParts())).isEqualTo(rest.rows());
+        for (int part = 0; part < rest.pointParts(); part++) {
+            long size = rest.partStart(part + 1) - rest.partStart(part);
+            assertThat(size).isBetween(rest.rows() / rest.pointParts(), rest.rows() / rest.pointParts() + 1);
+        }
+        // parts of at least min/4 rows; the count is bounded for very large cubes
+        assertThat(layout.slices(List.of(ROOT), new long[] {1332}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 333, 999, 3));
+        assertThat(layout.slices(List.of(ROOT), new long[] {1333}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 334, 999, 3));
+        assertThat(layout.slices(List.of(ROOT), new long[] {800_000}, 1.0).getLast().pointParts()).isEqualTo(64);
+        // a small cube alone is cut into parts (one under two parts' worth); a pack of several cubes never
+        assertThat(layout.slices(List.of(ROOT), new long[] {800}, 1.0)).containsExactly(new Slice(0, 0, 0, 800, 3));
+        assertThat(layout.slices(List.of(ROOT), new long[] {499}, 1.0)).containsExactly(new Slice(0, 0, 0, 499, 1));
+        assertThat(layout.slices(List.of(ROOT, ROOT.child(0)), new long[] {400, 400}, 1.0)).containsExactly(new Slice(0, 1, 0, 800));
     }
 
     @Test
@@ -483,7 +515,7 @@ final class TestFileLayout
                 if (cubes.size() == 0) {
                     continue;
                 }
-                List<RowGroup> groups = assertValidLayout(layout, cubes, bytesPerRow);
+                List<Slice> groups = assertValidLayout(layout, cubes, bytesPerRow);
                 assertFilesAreValid(layout, cubes, groups, bytesPerRow);
             }
         }
@@ -517,11 +549,11 @@ final class TestFileLayout
      * of their first cube's parent, of one revision, and greedy (a small cube that would fit with room
      * to spare is not left out).
      */
-    private static List<RowGroup> assertValidLayout(FileLayout layout, Cubes input, double bytesPerRow)
+    private static List<Slice> assertValidLayout(FileLayout layout, Cubes input, double bytesPerRow)
     {
         List<CubeId> cubes = input.cubes();
         long[] rows = input.rows();
-        List<RowGroup> groups = layout.rowGroups(cubes, rows, bytesPerRow);
+        List<Slice> groups = layout.slices(cubes, rows, bytesPerRow);
         Settings settings = layout.settings();
         long minRows = Math.max(1, (long) (settings.minRowGroupBytes() / bytesPerRow));
         long maxRows = Math.max(1, (long) (settings.maxRowGroupBytes() / bytesPerRow));
@@ -531,7 +563,7 @@ final class TestFileLayout
         int nextCube = 0;
         long nextRow = 0;
         int previousLast = -1;
-        for (RowGroup group : groups) {
+        for (Slice group : groups) {
             assertThat(group.firstCube()).as("%s after cube %s row %s", group, nextCube, nextRow).isEqualTo(nextCube);
             assertThat(group.lastCube()).isLessThan(cubes.size());
             if (group.isSingleCube()) {
@@ -559,23 +591,35 @@ final class TestFileLayout
                 assertThat(group.firstRow()).isPositive();
             }
             previousLast = group.lastCube();
-            // never over the maximum (a row is at most one row group)
+            // never over the maximum (a row is at most one row group); point parts of at least min/4, at most 64
             assertThat(group.rows()).as("%s", group).isLessThanOrEqualTo(maxRows);
+            if (group.pointParts() > 1) {
+                assertThat(group.rows() / group.pointParts()).as("%s", group).isGreaterThanOrEqualTo(Math.max(1, minRows / 4));
+                assertThat(group.pointParts()).isLessThanOrEqualTo(64);
+            }
         }
         assertThat(nextCube).isEqualTo(cubes.size());
         assertThat(nextRow).isZero();
 
         for (int index = 0; index < groups.size(); index++) {
-            RowGroup group = groups.get(index);
+            Slice group = groups.get(index);
             boolean large = rows[group.firstCube()] >= minRows;
             if (large) {
                 // 2. a large cube is alone, and its slices are not under min/4
                 assertThat(group.isSingleCube()).as("%s", group).isTrue();
                 assertThat(group.rows()).as("%s of %s", group, rows[group.firstCube()]).isGreaterThanOrEqualTo(Math.min(minSliceRows, rows[group.firstCube()]));
+                // 5. point parts only past the first quarter of a large cube (what samples read stays in weight order)
+                if (group.pointParts() > 1) {
+                    assertThat(group.firstRow()).as("%s", group).isGreaterThanOrEqualTo((rows[group.firstCube()] + 3) / 4);
+                }
                 continue;
             }
-            // 3. a pack: whole small cubes, bounded, in the subtree of the first cube's parent
+            // 3. a pack: whole small cubes, bounded, in the subtree of the first cube's parent, in
+            // weight order unless it is one cube
             assertThat(group.firstRow()).isZero();
+            if (!group.isSingleCube()) {
+                assertThat(group.pointParts()).as("%s", group).isEqualTo(1);
+            }
             assertThat(group.rows()).as("%s", group).isLessThanOrEqualTo(minRows);
             CubeId first = cubes.get(group.firstCube());
             CubeId anchor = first.isRoot() ? first : first.parent();
@@ -604,14 +648,14 @@ final class TestFileLayout
     }
 
     // files made with cutsBefore: one revision each, over the target only when one row group
-    private static void assertFilesAreValid(FileLayout layout, Cubes input, List<RowGroup> groups, double bytesPerRow)
+    private static void assertFilesAreValid(FileLayout layout, Cubes input, List<Slice> groups, double bytesPerRow)
     {
         List<CubeId> cubes = input.cubes();
         long target = layout.settings().targetFileBytes();
         long fileBytes = 0;
         int fileGroups = 0;
         long fileRevision = -1;
-        for (RowGroup group : groups) {
+        for (Slice group : groups) {
             long revision = cubes.get(group.firstCube()).revisionId();
             long bytes = (long) Math.ceil(group.rows() * bytesPerRow);
             if (layout.cutsBefore(fileBytes, bytes, revision == fileRevision)) {

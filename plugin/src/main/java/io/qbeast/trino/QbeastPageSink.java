@@ -15,6 +15,7 @@ import io.qbeast.index.FileLayout;
 import io.qbeast.index.IndexState;
 import io.qbeast.index.Revision;
 import io.qbeast.index.RevisionPlanner;
+import io.qbeast.index.RowOrder;
 import io.qbeast.index.WeightGenerator;
 import io.qbeast.trino.parquet.QbeastParquetFileWriter;
 import io.qbeast.trino.parquet.WrittenFile;
@@ -53,6 +54,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
@@ -76,7 +78,8 @@ import static java.util.Objects.requireNonNull;
  * </ol>
  * {@link #finish()} indexes the rest of the buffer the same way (kept in memory), merges all runs
  * ({@link RunMerger}) and writes the result as {@link FileLayout} plans it: row groups in cube
- * order, each a compact region in ascending weight, files of the target size holding contiguous
+ * order, each a compact region (in ascending weight, or in point order for the rest of a large
+ * cube: {@link FileLayout}), files of the target size holding contiguous
  * depth-first ranges of cubes. Every row is written to a data file once; rows of spilled batches
  * are also written and read once locally.
  *
@@ -109,6 +112,9 @@ public class QbeastPageSink
     private final int weightColumn;
     private final int cubeColumn;
     private final PointMapper pointMapper;
+    private final int[] orderChannels;
+    private final List<Type> orderTypes;
+    private final PointMapper orderPointMapper;
     private final RevisionPlanner planner;
     private final BatchIndexer indexer = new BatchIndexer();
     private final WeightGenerator weightGenerator;
@@ -222,6 +228,11 @@ public class QbeastPageSink
             indexedTypes.add(handle.inputColumns().get(channel).type());
         }
         this.pointMapper = new PointMapper(handle.indexedColumns(), indexedChannels, indexedTypes);
+        // the leading indexed columns that order a row group (RowOrder), gathered into a page of their own
+        int orderColumns = Math.min(RowOrder.ORDER_DIMENSIONS, indexedChannels.size());
+        this.orderChannels = indexedChannels.subList(0, orderColumns).stream().mapToInt(Integer::intValue).toArray();
+        this.orderTypes = ImmutableList.copyOf(indexedTypes.subList(0, orderColumns));
+        this.orderPointMapper = new PointMapper(handle.indexedColumns().subList(0, orderColumns), IntStream.range(0, orderColumns).boxed().toList(), orderTypes);
         this.inputTypes = handle.inputColumns().stream().map(QbeastColumnHandle::type).collect(ImmutableList.toImmutableList());
         // coordinates, weight, cube of row, sort keys of the indexer, and the run's order arrays
         this.perRowOverhead = 8L * pointMapper.dimensions() + 60;
@@ -440,7 +451,11 @@ public class QbeastPageSink
         return revision;
     }
 
-    /** Writes the merged runs as the layout plans them: row groups in cube order, files cut by size. */
+    /**
+     * Writes the merged runs as the layout plans them: slices in cube order, each one row group in
+     * ascending weight or, cut into point parts, several row groups in point order; files cut by size
+     * before a row group.
+     */
     private void write(RunMerger merger)
     {
         List<CubeId> cubes = merger.cubes();
@@ -449,13 +464,18 @@ public class QbeastPageSink
             cubeBytes[cube] = cubes.get(cube).toBytes();
         }
         double bytesPerRow = Math.max(1.0, (double) indexedBytes / Math.max(1, indexedRows));
-        List<FileLayout.RowGroup> plan = layout.rowGroups(cubes, merger.rowsPerCube(), bytesPerRow);
+        List<FileLayout.Slice> plan = layout.slices(cubes, merger.rowsPerCube(), bytesPerRow);
         RowRefs refs = new RowRefs();
         OpenFile file = null;
-        for (FileLayout.RowGroup group : plan) {
-            merger.fill(group, refs);
-            Page page = outputPage(group, refs, cubeBytes);
-            long revisionId = cubes.get(group.firstCube()).revisionId();
+        for (FileLayout.Slice slice : plan) {
+            merger.fill(slice, refs);
+            long revisionId = cubes.get(slice.firstCube()).revisionId();
+            if (slice.pointParts() > 1) {
+                orderByPoint(refs, merger, revisions.get(revisionId));
+            }
+            Page page = outputPage(slice, refs, cubeBytes);
+            mergeBytes = merger.retainedBytes() + page.getRetainedSizeInBytes();
+            // files are cut before a slice, not between its point parts: the parts of a cube stay in one file
             if (file != null && layout.cutsBefore(file.writer.getWrittenBytes(), (long) (page.getSizeInBytes() * file.compression()), file.revisionId == revisionId)) {
                 commit(file, cubes);
                 file = null;
@@ -463,17 +483,43 @@ public class QbeastPageSink
             if (file == null) {
                 file = open(revisionId);
             }
-            mergeBytes = merger.retainedBytes() + page.getRetainedSizeInBytes();
-            file.append(page, group, refs);
-            recordMemory(mergeBytes + file.writer.getMemoryUsage());
-            file.writer.finishRowGroup();
+            for (int part = 0; part < slice.pointParts(); part++) {
+                int start = Math.toIntExact(slice.partStart(part));
+                Page rowGroup = slice.pointParts() == 1 ? page : page.getRegion(start, Math.toIntExact(slice.partStart(part + 1)) - start);
+                file.append(rowGroup, slice);
+                recordMemory(mergeBytes + file.writer.getMemoryUsage());
+                file.writer.finishRowGroup();
+            }
         }
         if (file != null) {
             commit(file, cubes);
         }
     }
 
-    private Page outputPage(FileLayout.RowGroup group, RowRefs refs, byte[][] cubeBytes)
+    /**
+     * Puts a slice's rows in the order {@link RowOrder} gives: by cube, then by point. The leading
+     * indexed columns are gathered once more for their coordinates (a revision's first dimensions
+     * are these columns, so the mapper of the first ones reads them).
+     */
+    private void orderByPoint(RowRefs refs, RunMerger merger, Revision revision)
+    {
+        int rows = refs.size();
+        if (rows < 2) {
+            return;
+        }
+        Block[] leading = new Block[orderChannels.length];
+        long orderBytes = (8L * leading.length + Long.BYTES + 2 * Integer.BYTES) * rows;
+        for (int dimension = 0; dimension < leading.length; dimension++) {
+            leading[dimension] = refs.gather(orderChannels[dimension], orderTypes.get(dimension));
+            orderBytes += leading[dimension].getRetainedSizeInBytes();
+        }
+        recordMemory(merger.retainedBytes() + orderBytes);
+        double[] coordinates = new double[rows * leading.length];
+        orderPointMapper.coordinates(revision, new Page(rows, leading), coordinates, 0);
+        refs.reorder(RowOrder.order(refs.cubes(), coordinates, leading.length, rows));
+    }
+
+    private Page outputPage(FileLayout.Slice group, RowRefs refs, byte[][] cubeBytes)
     {
         int count = refs.size();
         Block[] blocks = new Block[schemaTypes.size()];
@@ -548,11 +594,11 @@ public class QbeastPageSink
             this.revisionId = revisionId;
         }
 
-        void append(Page page, FileLayout.RowGroup group, RowRefs refs)
+        void append(Page page, FileLayout.Slice slice)
         {
             writer.appendPage(page);
             pageBytes += page.getSizeInBytes();
-            cubes.set(group.firstCube(), group.lastCube() + 1);
+            cubes.set(slice.firstCube(), slice.lastCube() + 1);
         }
 
         // bytes on storage per byte of page so far

@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import com.google.common.collect.Ordering;
 import io.airlift.units.DataSize;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndex;
@@ -131,18 +132,21 @@ class TestQbeastClustering
                         ((LongLinearTransformation) revision.transformation(1)).coordinate(content.custkeys().get(row))};
                 assertThat(cube.contains(point)).as("point of orderkey %s in cube %s", content.orderkeys().get(row), cube).isTrue();
             }
-            // each row group: ascending weight (so the cubes of a pack interleave), one compact
-            // region (a cube alone, or small cubes in the subtree of the first one's parent), and
-            // the row groups in cube order: a file's cubes are in non-decreasing pre-order, row
-            // group by row group
+            // each row group: in ascending weight (so the cubes of a pack interleave), or, a point
+            // part of the rest of a large cube, one cube in ascending first indexed column
+            // (RowOrder); one compact region (a cube alone, or small cubes in the subtree of the
+            // first one's parent); and the row groups in cube order: a file's cubes are in
+            // non-decreasing pre-order, row group by row group
             List<List<CubeId>> groupCubes = new ArrayList<>();
             int first = 0;
             for (long groupRows : rowGroups) {
                 int end = first + (int) groupRows;
                 List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().sorted().toList();
-                assertThat(content.weights().subList(first, end))
-                        .as("weights of row group at row %s of %s (row groups of %s rows; weights descend at rows %s)", first, file.location(), rowGroups, descents(content.weights()))
-                        .isSorted();
+                boolean weightOrdered = Ordering.natural().isOrdered(content.weights().subList(first, end));
+                boolean pointOrdered = cubes.size() == 1 && Ordering.natural().isStrictlyOrdered(content.orderkeys().subList(first, end));
+                assertThat(weightOrdered || pointOrdered)
+                        .as("row group at row %s of %s (cubes %s) is in weight or in point order", first, file.location(), cubes)
+                        .isTrue();
                 CubeId anchor = cubes.getFirst().isRoot() ? cubes.getFirst() : cubes.getFirst().parent();
                 assertThat(cubes).as("cubes of row group at row %s of %s", first, file.location()).allMatch(anchor::isAncestorOrSelf);
                 if (!groupCubes.isEmpty()) {
@@ -151,10 +155,14 @@ class TestQbeastClustering
                             .as("row group of cubes %s after row group of cubes %s in %s", cubes, previous, file.location())
                             .isLessThanOrEqualTo(0);
                     if (previous.getLast().equals(cubes.getFirst())) {
-                        // a cube in two row groups is cut: alone in both, the earlier of lower weights
+                        // a cube in two row groups is cut: alone in both, the earlier of lower
+                        // weights, or both point parts of one slice, the earlier of lower points
                         assertThat(previous).as("row group before a cut of %s in %s", cubes.getFirst(), file.location()).hasSize(1);
                         assertThat(cubes).as("row group after a cut of %s in %s", previous.getLast(), file.location()).hasSize(1);
-                        assertThat(content.weights().get(first - 1)).isLessThanOrEqualTo(content.weights().get(first));
+                        int previousFirst = first - (int) (long) rowGroups.get(groupCubes.size() - 1);
+                        boolean weightCut = max(content.weights().subList(previousFirst, first)) <= min(content.weights().subList(first, end));
+                        boolean pointCut = content.orderkeys().get(first - 1) < content.orderkeys().get(first);
+                        assertThat(weightCut || pointCut).as("cut of cube %s at row %s of %s", cubes.getFirst(), first, file.location()).isTrue();
                     }
                 }
                 groupCubes.add(cubes);
@@ -171,7 +179,7 @@ class TestQbeastClustering
 
         // one writer's files, in cube order, are consecutive ranges: a cube is in two files only
         // when it is cut (then it is the last cube of one file and the first of the next, alone in
-        // its row groups, and the earlier file holds its lower weights)
+        // its row groups, and the earlier file holds its lower weights or its lower points)
         int cutCubes = 0;
         for (List<WrittenFileRows> written : filesByQuery.values()) {
             assertThat(written).as("files of one write").hasSizeGreaterThan(1);
@@ -200,7 +208,9 @@ class TestQbeastClustering
                     assertThat(rowGroupsOfCube.get(cube)).as("row groups of cube %s, in two files", cube).isGreaterThan(1);
                     assertThat(previous.rowGroupCubes().getLast()).containsExactly(cube);
                     assertThat(next.rowGroupCubes().getFirst()).containsExactly(cube);
-                    assertThat(previous.maxWeightOf(cube)).as("weights of cube %s across %s and %s", cube, previous.location(), next.location()).isLessThanOrEqualTo(next.minWeightOf(cube));
+                    boolean weightCut = previous.maxWeightOf(cube) <= next.minWeightOf(cube);
+                    boolean pointCut = previous.rows().orderkeys().getLast() < next.rows().orderkeys().getFirst();
+                    assertThat(weightCut || pointCut).as("cut of cube %s across %s and %s", cube, previous.location(), next.location()).isTrue();
                 }
             }
         }
@@ -225,6 +235,76 @@ class TestQbeastClustering
         assertThat(pruned.size()).as("files kept of %s", files.size()).isLessThan(files.size() * 3 / 4);
         assertQuery("SELECT * FROM test_invariants WHERE orderkey BETWEEN 1000 AND 1100", "SELECT orderkey, custkey, totalprice, orderdate FROM orders WHERE orderkey BETWEEN 1000 AND 1100");
         assertUpdate("DROP TABLE test_invariants");
+    }
+
+    @Test
+    void testRestOfALargeCubeIsWrittenInPointParts()
+    {
+        // cubes of 5000 rows against a minimum row group of the 32 kB target: each inner cube's
+        // rest (past the first quarter of its weights) is cut in point order into row groups
+        assertUpdate(oneWriter(getSession()), "CREATE TABLE test_point_parts WITH (indexed_columns = ARRAY['orderkey', 'custkey'], cube_size = 5000) AS " +
+                "SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders", 15000);
+        Table table = tables().table("test_point_parts");
+        Map<CubeId, List<List<Integer>>> weightGroups = new HashMap<>();
+        Map<CubeId, List<List<Long>>> pointParts = new HashMap<>();
+        Map<CubeId, Integer> minPartWeight = new HashMap<>();
+        int cubeFieldId = table.schema().findField("_qbeast_cube").fieldId();
+        List<DataFile> files = dataFiles(table).stream()
+                .sorted(Comparator.comparing(file -> CubeId.fromBytes(bytes(file.lowerBounds().get(cubeFieldId)))))
+                .toList();
+        for (DataFile file : files) {
+            FileRows content = readFile(table, file);
+            int first = 0;
+            for (long groupRows : rowGroupRowCounts(file)) {
+                int end = first + (int) groupRows;
+                List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().toList();
+                List<Integer> weights = content.weights().subList(first, end);
+                List<Long> orderkeys = content.orderkeys().subList(first, end);
+                if (Ordering.natural().isOrdered(weights)) {
+                    cubes.forEach(cube -> weightGroups.computeIfAbsent(cube, _ -> new ArrayList<>()).add(weights));
+                }
+                else {
+                    assertThat(cubes).as("a point-ordered row group of %s holds one cube", file.location()).hasSize(1);
+                    assertThat(Ordering.natural().isStrictlyOrdered(orderkeys)).as("orderkeys of a point part of %s in %s", cubes, file.location()).isTrue();
+                    pointParts.computeIfAbsent(cubes.getFirst(), _ -> new ArrayList<>()).add(orderkeys);
+                    minPartWeight.merge(cubes.getFirst(), min(weights), Math::min);
+                }
+                first = end;
+            }
+        }
+        assertThat(pointParts).as("cubes written in point parts").isNotEmpty();
+        int cutCubes = 0;
+        for (Map.Entry<CubeId, List<List<Long>>> cube : pointParts.entrySet()) {
+            List<List<Long>> parts = cube.getValue();
+            assertThat(parts).as("point parts of %s", cube.getKey()).hasSizeGreaterThan(1);
+            // consecutive parts cover consecutive orderkey ranges of the cube
+            for (int part = 1; part < parts.size(); part++) {
+                assertThat(parts.get(part - 1).getLast()).as("part %s of %s", part, cube.getKey()).isLessThan(parts.get(part).getFirst());
+            }
+            // in a large cube the parts hold its rest: every weight above those of its weight-ordered
+            // head and middle (a small cube alone is all parts)
+            List<List<Integer>> prefix = weightGroups.getOrDefault(cube.getKey(), List.of());
+            if (!prefix.isEmpty()) {
+                cutCubes++;
+                int maxPrefixWeight = prefix.stream().mapToInt(TestQbeastClustering::max).max().orElseThrow();
+                assertThat(minPartWeight.get(cube.getKey())).as("weights of the point parts of %s", cube.getKey()).isGreaterThanOrEqualTo(maxPrefixWeight);
+            }
+            System.out.printf("test_point_parts: cube %s in %s point parts after %s weight-ordered row groups%n", cube.getKey(), parts.size(), prefix.size());
+        }
+        assertThat(cutCubes).as("large cubes cut into weight slices, then point parts").isPositive();
+        assertQuery("SELECT * FROM test_point_parts WHERE orderkey BETWEEN 20000 AND 21000", "SELECT orderkey, custkey, totalprice, orderdate FROM orders WHERE orderkey BETWEEN 20000 AND 21000");
+        assertQuery("SELECT count(*), sum(totalprice), sum(custkey) FROM test_point_parts", "SELECT count(*), sum(totalprice), sum(custkey) FROM orders");
+        assertUpdate("DROP TABLE test_point_parts");
+    }
+
+    private static int max(List<Integer> values)
+    {
+        return values.stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+
+    private static int min(List<Integer> values)
+    {
+        return values.stream().mapToInt(Integer::intValue).min().orElseThrow();
     }
 
     /** One writer for the whole statement: one task on one node, one writer in it. */
@@ -254,17 +334,6 @@ class TestQbeastClustering
                     .filter(row -> Arrays.equals(rows.cubes().get(row), bytes))
                     .map(row -> rows.weights().get(row));
         }
-    }
-
-    private static List<Integer> descents(List<Integer> weights)
-    {
-        List<Integer> rows = new ArrayList<>();
-        for (int row = 1; row < weights.size(); row++) {
-            if (weights.get(row) < weights.get(row - 1)) {
-                rows.add(row);
-            }
-        }
-        return rows;
     }
 
     /** Rows of each row group of a data file, from its Parquet footer. */

@@ -85,7 +85,7 @@ public final class MergedRun
                         return false;
                     }
                     long rows = Math.min(sliceRows, rowsPerCube[cube] - cubeOffset);
-                    merger.fill(new FileLayout.RowGroup(cube, cube, cubeOffset, rows), refs);
+                    merger.fill(new FileLayout.Slice(cube, cube, cubeOffset, rows), refs);
                     cubeOffset += rows;
                     index = 0;
                 }

@@ -91,12 +91,25 @@ public final class RowRefs
             keys[i] = (long) weights[i] << 32 | i;
         }
         Arrays.sort(keys);
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = (int) keys[i];
+        }
+        reorder(order);
+    }
+
+    /** Puts the rows in the given order: row {@code i} becomes the row at {@code order[i]}. */
+    public void reorder(int[] order)
+    {
+        if (order.length != size) {
+            throw new IllegalArgumentException("An order of %s rows for %s rows".formatted(order.length, size));
+        }
         Page[] sortedPages = new Page[pages.length];
         int[] sortedPositions = new int[positions.length];
         int[] sortedWeights = new int[weights.length];
         int[] sortedCubes = new int[cubes.length];
         for (int i = 0; i < size; i++) {
-            int from = (int) keys[i];
+            int from = order[i];
             sortedPages[i] = pages[from];
             sortedPositions[i] = positions[from];
             sortedWeights[i] = weights[from];
@@ -106,6 +119,12 @@ public final class RowRefs
         positions = sortedPositions;
         weights = sortedWeights;
         cubes = sortedCubes;
+    }
+
+    /** The cube of each row, in order. */
+    public int[] cubes()
+    {
+        return Arrays.copyOf(cubes, size);
     }
 
     /**

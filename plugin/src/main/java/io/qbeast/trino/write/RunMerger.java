@@ -81,7 +81,7 @@ public final class RunMerger
      * Replaces the content of {@code refs} with the rows of {@code group}, in ascending weight;
      * their cubes are positions in {@link #cubes()}.
      */
-    public void fill(FileLayout.RowGroup group, RowRefs refs)
+    public void fill(FileLayout.Slice group, RowRefs refs)
     {
         checkArgument(group.firstCube() >= nextCube, "row groups out of order: cube %s after %s", group.firstCube(), nextCube);
         refs.clear();

@@ -268,9 +268,9 @@ final class RunTesting
     }
 
     /** Row groups over the merger's cubes: bytes per row 10, so these are row counts times 10. */
-    static List<FileLayout.RowGroup> plan(RunMerger merger, long minRows, long maxRows)
+    static List<FileLayout.Slice> plan(RunMerger merger, long minRows, long maxRows)
     {
         FileLayout layout = new FileLayout(new FileLayout.Settings(1 << 30, minRows * 10, maxRows * 10));
-        return layout.rowGroups(merger.cubes(), merger.rowsPerCube(), 10.0);
+        return layout.slices(merger.cubes(), merger.rowsPerCube(), 10.0);
     }
 }

@@ -80,11 +80,11 @@ final class TestRunMerger
 
         RunMerger merger = new RunMerger(runs);
         assertCubes(merger, source.allRows());
-        List<FileLayout.RowGroup> plan = plan(merger, MIN_ROWS, MAX_ROWS);
+        List<FileLayout.Slice> plan = plan(merger, MIN_ROWS, MAX_ROWS);
         if (runCount >= 2) {
             // the plan exercises packs, weight cuts and pieces
             assertThat(plan).anyMatch(group -> !group.isSingleCube());
-            assertThat(plan.stream().filter(FileLayout.RowGroup::isSingleCube).map(FileLayout.RowGroup::firstCube).distinct())
+            assertThat(plan.stream().filter(FileLayout.Slice::isSingleCube).map(FileLayout.Slice::firstCube).distinct())
                     .anyMatch(cube -> plan.stream().filter(group -> group.isSingleCube() && group.firstCube() == cube).count() >= 4);
         }
         assertRowGroups(merger, plan, source.allRows());
@@ -254,7 +254,7 @@ final class TestRunMerger
         }
         try {
             RunMerger merger = new RunMerger(runs);
-            List<FileLayout.RowGroup> plan = plan(merger, minRows, maxRows);
+            List<FileLayout.Slice> plan = plan(merger, minRows, maxRows);
             if (maxRows == 1) {
                 assertThat(plan).hasSize(source.allRows().size());
             }
@@ -275,23 +275,23 @@ final class TestRunMerger
         Source source = new Source(42, CUBE_SIZE);
         source.addBatch(800);
         RunMerger merger = new RunMerger(List.of(source.batches.getFirst().run()));
-        List<FileLayout.RowGroup> plan = plan(merger, MIN_ROWS, MAX_ROWS);
+        List<FileLayout.Slice> plan = plan(merger, MIN_ROWS, MAX_ROWS);
         assertThat(plan.size()).isGreaterThanOrEqualTo(3);
         RowRefs refs = new RowRefs();
         merger.fill(plan.get(0), refs);
         merger.fill(plan.get(1), refs);
         merger.fill(plan.get(2), refs);
-        FileLayout.RowGroup back = plan.get(0);
+        FileLayout.Slice back = plan.get(0);
         if (plan.get(2).firstCube() > back.firstCube()) {
             assertThatThrownBy(() -> merger.fill(back, refs)).isInstanceOf(IllegalArgumentException.class);
         }
         // a row group planned larger than what the runs hold (a buffered run can be read again)
         RunMerger again = new RunMerger(List.of(source.batches.getFirst().run()));
-        for (FileLayout.RowGroup group : plan.subList(0, plan.size() - 1)) {
+        for (FileLayout.Slice group : plan.subList(0, plan.size() - 1)) {
             again.fill(group, refs);
         }
-        FileLayout.RowGroup last = plan.getLast();
-        FileLayout.RowGroup tooLarge = new FileLayout.RowGroup(last.firstCube(), last.lastCube(), last.firstRow(), last.rows() + 1);
+        FileLayout.Slice last = plan.getLast();
+        FileLayout.Slice tooLarge = new FileLayout.Slice(last.firstCube(), last.lastCube(), last.firstRow(), last.rows() + 1);
         assertThatThrownBy(() -> again.fill(tooLarge, refs))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("planned %s rows, the runs hold %s".formatted(last.rows() + 1, last.rows()));
@@ -332,7 +332,7 @@ final class TestRunMerger
      * weight with its cubes in its range and its planned size, (c) groups in cube order, a cube's
      * slices in weight order with ties by run then row, (d) weights, cubes and channels of the source.
      */
-    private static void assertRowGroups(RunMerger merger, List<FileLayout.RowGroup> plan, List<SourceRow> rows)
+    private static void assertRowGroups(RunMerger merger, List<FileLayout.Slice> plan, List<SourceRow> rows)
     {
         Map<Long, SourceRow> byId = new HashMap<>();
         Map<CubeId, List<SourceRow>> byCube = new HashMap<>();
@@ -347,7 +347,7 @@ final class TestRunMerger
         int previousLastCube = -1;
         int previousGroupCube = -1;
         long sliceOffset = 0;
-        for (FileLayout.RowGroup group : plan) {
+        for (FileLayout.Slice group : plan) {
             merger.fill(group, refs);
             String description = group.toString();
             // (b) the planned size, cubes in range, ascending weight
