@@ -10,7 +10,7 @@ import static java.util.Objects.requireNonNull;
  * (INSERT, CREATE TABLE AS and optimize), the simulations of {@code index/} and the documentation
  * follow it; readers rely on what it guarantees. A {@link Slice} is what the writer takes from its
  * runs at once (cubes whole, or a weight range of one cube); it is written as one row group, or,
- * when it is the rest of a large cube, as several:
+ * when it is the rest of a large cube or a small cube alone, as several (point parts):
  * <ul>
  *   <li><b>Depth-first order.</b> Row groups follow the cubes in pre-order (the order of
  *       {@link CubeId}), and a file is a run of consecutive row groups, so a file holds a
