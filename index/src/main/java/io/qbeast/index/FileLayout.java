@@ -10,7 +10,7 @@ import static java.util.Objects.requireNonNull;
  * (INSERT, CREATE TABLE AS and optimize), the simulations of {@code index/} and the documentation
  * follow it; readers rely on what it guarantees. A {@link Slice} is what the writer takes from its
  * runs at once (cubes whole, or a weight range of one cube); it is written as one row group, or,
- * when it is the rest of a large cube or a small cube alone, as several (point parts):
+ * when it is the rest of a large cube, as several (point parts):
  * <ul>
  *   <li><b>Depth-first order.</b> Row groups follow the cubes in pre-order (the order of
  *       {@link CubeId}), and a file is a run of consecutive row groups, so a file holds a
@@ -28,12 +28,12 @@ import static java.util.Objects.requireNonNull;
  *       cube it touches and skips most of each inner cube by the row groups' {@code _qbeast_weight}
  *       statistics. The head, the middle and packs are written in ascending weight, so a sample's
  *       rows come first (the reader decodes the other columns only of batches that hold some).</li>
- *   <li><b>Point parts.</b> The rest of a large cube (weights above what most samples read), and
- *       a small cube that is not packed with others, is put in point order ({@link RowOrder}: first
+ *   <li><b>Point parts.</b> The rest of a large cube (weights above what most samples read) is
+ *       put in point order ({@link RowOrder}: first
  *       indexed column, then the second) and written as {@link Slice#pointParts()} row groups of
  *       consecutive rows of at least a quarter of the minimum row group: each covers a narrow range
  *       of the first indexed column inside the cube, so a range predicate on it skips most of
- *       every cube it touches. Packs of several cubes stay in weight order.</li>
+ *       every cube it touches. Packs (also of one small cube) stay in weight order.</li>
  *   <li><b>Large files.</b> A file is cut before a slice that would take it past
  *       {@link Settings#targetFileBytes()} ({@link #cutsBefore}), never inside a slice: the
  *       point parts of a slice stay in one file.</li>
@@ -163,7 +163,7 @@ public final class FileLayout
                     && packAnchor.isAncestorOrSelf(id)
                     && packRows + rows[cube] <= minRows;
             if (packStart >= 0 && !fitsPack) {
-                addPack(groups, packStart, cube - 1, packRows, partRows);
+                addPack(groups, packStart, cube - 1, packRows);
                 packStart = -1;
             }
             if (rows[cube] >= minRows) {
@@ -178,7 +178,7 @@ public final class FileLayout
             packRows += rows[cube];
         }
         if (packStart >= 0) {
-            addPack(groups, packStart, cubes.size() - 1, packRows, partRows);
+            addPack(groups, packStart, cubes.size() - 1, packRows);
         }
         return List.copyOf(groups);
     }
@@ -198,10 +198,11 @@ public final class FileLayout
         addPieces(groups, cube, start, rows - start, maxRows, partRows);
     }
 
-    // a pack of several cubes stays in weight order; a small cube alone is cut into point parts
-    private static void addPack(List<Slice> groups, int firstCube, int lastCube, long rows, long partRows)
+    // a pack, of one cube or several, stays in weight order: a sample reads a prefix of it (a small
+    // cube alone in point parts made a 1% sample read the whole root of a small table)
+    private static void addPack(List<Slice> groups, int firstCube, int lastCube, long rows)
     {
-        groups.add(new Slice(firstCube, lastCube, 0, rows, firstCube == lastCube ? pointParts(rows, partRows) : 1));
+        groups.add(new Slice(firstCube, lastCube, 0, rows));
     }
 
     private static int pointParts(long rows, long partRows)

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The point order of a slice that {@link FileLayout} cuts into point parts (the rest of a large
- * cube, or a small cube alone): the rows of each cube in the order of their points, the first
+ * cube): the rows of each cube in the order of their points, the first
  * indexed column most significant, then the second, then input (weight) order — a
  * {@code sorted_by} of the leading indexed columns inside each cube. Consecutive runs of this order
  * are the parts' row groups, so each covers a narrow range of the first indexed column, which

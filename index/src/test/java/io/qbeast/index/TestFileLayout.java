@@ -43,8 +43,8 @@ final class TestFileLayout
                 // exactly the minimum: its own row groups; the 1/16 head would be under min/4 = 250 rows
                 new Slice(4, 4, 0, 250),
                 new Slice(4, 4, 250, 750, 3),
-                // 700 + 400 would pass the minimum: each alone, in point parts where it holds two
-                new Slice(5, 5, 0, 700, 2),
+                // 700 + 400 would pass the minimum: each alone, in weight order (a sample reads a prefix)
+                new Slice(5, 5, 0, 700),
                 new Slice(6, 6, 0, 400),
                 // 20000 rows: 1250, 3750, then 15000 in two pieces of at most 8000, 30 point parts each
                 new Slice(7, 7, 0, 1250),
@@ -59,7 +59,7 @@ final class TestFileLayout
     {
         assertThat(LAYOUT.slices(List.of(), new long[0], 1.0)).isEmpty();
         assertThat(LAYOUT.slices(List.of(ROOT), new long[] {1}, 1.0)).containsExactly(new Slice(0, 0, 0, 1));
-        assertThat(LAYOUT.slices(List.of(ROOT.child(3)), new long[] {999}, 1.0)).containsExactly(new Slice(0, 0, 0, 999, 3));
+        assertThat(LAYOUT.slices(List.of(ROOT.child(3)), new long[] {999}, 1.0)).containsExactly(new Slice(0, 0, 0, 999));
         assertThat(LAYOUT.slices(List.of(ROOT.child(3)), new long[] {1000}, 1.0)).containsExactly(new Slice(0, 0, 0, 250), new Slice(0, 0, 250, 750, 3));
         assertThat(LAYOUT.settings()).isEqualTo(new Settings(1_000_000, 1000, 8000));
         // the result is immutable
@@ -96,7 +96,7 @@ final class TestFileLayout
                 new Slice(0, 0, 0, 10),
                 new Slice(1, 1, 0, 100),
                 new Slice(1, 1, 100, 300, 3),
-                new Slice(2, 2, 0, 399, 3),
+                new Slice(2, 2, 0, 399),
                 new Slice(3, 3, 0, 100),
                 new Slice(3, 3, 100, 300, 3));
 
@@ -489,8 +489,8 @@ final class TestFileLayout
         assertThat(layout.slices(List.of(ROOT), new long[] {1332}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 333, 999, 3));
         assertThat(layout.slices(List.of(ROOT), new long[] {1333}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 334, 999, 3));
         assertThat(layout.slices(List.of(ROOT), new long[] {800_000}, 1.0).getLast().pointParts()).isEqualTo(64);
-        // a small cube alone is cut into parts (one under two parts' worth); a pack of several cubes never
-        assertThat(layout.slices(List.of(ROOT), new long[] {800}, 1.0)).containsExactly(new Slice(0, 0, 0, 800, 3));
+        // a small cube alone, like a pack of several, stays one weight-ordered row group
+        assertThat(layout.slices(List.of(ROOT), new long[] {800}, 1.0)).containsExactly(new Slice(0, 0, 0, 800));
         assertThat(layout.slices(List.of(ROOT), new long[] {499}, 1.0)).containsExactly(new Slice(0, 0, 0, 499, 1));
         assertThat(layout.slices(List.of(ROOT, ROOT.child(0)), new long[] {400, 400}, 1.0)).containsExactly(new Slice(0, 1, 0, 800));
     }
@@ -614,12 +614,10 @@ final class TestFileLayout
                 }
                 continue;
             }
-            // 3. a pack: whole small cubes, bounded, in the subtree of the first cube's parent, in
-            // weight order unless it is one cube
+            // 3. a pack: whole small cubes (one or several), bounded, in the subtree of the first
+            // cube's parent, in weight order
             assertThat(group.firstRow()).isZero();
-            if (!group.isSingleCube()) {
-                assertThat(group.pointParts()).as("%s", group).isEqualTo(1);
-            }
+            assertThat(group.pointParts()).as("%s", group).isEqualTo(1);
             assertThat(group.rows()).as("%s", group).isLessThanOrEqualTo(minRows);
             CubeId first = cubes.get(group.firstCube());
             CubeId anchor = first.isRoot() ? first : first.parent();

@@ -281,14 +281,13 @@ class TestQbeastClustering
             for (int part = 1; part < parts.size(); part++) {
                 assertThat(parts.get(part - 1).getLast()).as("part %s of %s", part, cube.getKey()).isLessThan(parts.get(part).getFirst());
             }
-            // in a large cube the parts hold its rest: every weight above those of its weight-ordered
-            // head and middle (a small cube alone is all parts)
+            // only a large cube has parts, and they hold its rest: every weight above those of its
+            // weight-ordered head and middle (a small cube stays whole in weight order for samples)
             List<List<Integer>> prefix = weightGroups.getOrDefault(cube.getKey(), List.of());
-            if (!prefix.isEmpty()) {
-                cutCubes++;
-                int maxPrefixWeight = prefix.stream().mapToInt(TestQbeastClustering::max).max().orElseThrow();
-                assertThat(minPartWeight.get(cube.getKey())).as("weights of the point parts of %s", cube.getKey()).isGreaterThanOrEqualTo(maxPrefixWeight);
-            }
+            assertThat(prefix).as("weight-ordered row groups before the point parts of %s", cube.getKey()).isNotEmpty();
+            cutCubes++;
+            int maxPrefixWeight = prefix.stream().mapToInt(TestQbeastClustering::max).max().orElseThrow();
+            assertThat(minPartWeight.get(cube.getKey())).as("weights of the point parts of %s", cube.getKey()).isGreaterThanOrEqualTo(maxPrefixWeight);
             System.out.printf("test_point_parts: cube %s in %s point parts after %s weight-ordered row groups%n", cube.getKey(), parts.size(), prefix.size());
         }
         assertThat(cutCubes).as("large cubes cut into weight slices, then point parts").isPositive();
