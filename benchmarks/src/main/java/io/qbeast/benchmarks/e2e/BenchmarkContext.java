@@ -59,13 +59,16 @@ public final class BenchmarkContext
         return table;
     }
 
-    /** Data files, bytes and rows of a table, from Iceberg's own {@code $files} table (stock connector). */
+    /**
+     * Data files, bytes, rows and row groups of a table, from Iceberg's own {@code $files} table
+     * (stock connector); the row groups are the files' split offsets, where that connector may cut a file.
+     */
     public TableFiles files(String table)
             throws SQLException
     {
         String name = table.substring(table.lastIndexOf('.') + 1);
-        List<Object> row = cluster.row("SELECT count(*), coalesce(sum(file_size_in_bytes), 0), coalesce(sum(record_count), 0) FROM iceberg.%s.\"%s$files\"".formatted(SCHEMA, name));
-        return new TableFiles(((Number) row.get(0)).longValue(), ((Number) row.get(1)).longValue(), ((Number) row.get(2)).longValue());
+        List<Object> row = cluster.row("SELECT count(*), coalesce(sum(file_size_in_bytes), 0), coalesce(sum(record_count), 0), coalesce(sum(cardinality(split_offsets)), 0) FROM iceberg.%s.\"%s$files\"".formatted(SCHEMA, name));
+        return new TableFiles(((Number) row.get(0)).longValue(), ((Number) row.get(1)).longValue(), ((Number) row.get(2)).longValue(), ((Number) row.get(3)).longValue());
     }
 
     public void drop(String table)
@@ -74,5 +77,5 @@ public final class BenchmarkContext
         cluster.execute("DROP TABLE IF EXISTS " + table);
     }
 
-    public record TableFiles(long files, long bytes, long rows) {}
+    public record TableFiles(long files, long bytes, long rows, long rowGroups) {}
 }
