@@ -25,10 +25,10 @@ import static java.util.Objects.requireNonNull;
  * <p><b>Later batches.</b> Values outside a linear column's bounds clamp to the edge coordinates,
  * which keeps the index correct but piles them into edge cells. A batch therefore needs a new
  * revision only when, for some linear column, more than {@code maxOutsideFraction} of its rows fall
- * outside the bounds ({@link #needsNewRevision}). The new revision ({@link #widen}) keeps every
- * column's old bounds inside its new ones, grows an overflowing side by at least the old width, and
- * snaps to the grid again, so drifting data makes a logarithmic number of revisions and writers
- * widening the same revision agree. Quantile boundaries are never out of bounds (their outer bins
+ * outside the bounds ({@link #needsNewRevision}). The new revision ({@link #widen}) widens the
+ * columns that overflow so, keeps every column's old bounds inside its new ones, grows an
+ * overflowing side by at least the old width, and snaps to the grid again, so drifting data makes a
+ * logarithmic number of revisions and writers widening the same revision agree. Quantile boundaries are never out of bounds (their outer bins
  * are open), so they are re-chosen only when optimize proposes a fresh revision.
  */
 public final class RevisionPlanner
@@ -88,23 +88,26 @@ public final class RevisionPlanner
     public boolean needsNewRevision(Revision current, List<? extends ColumnProfile> profiles)
     {
         checkProfiles(current, profiles);
-        for (ColumnProfile profile : profiles) {
-            boolean tooMany = switch (profile) {
-                case LongColumnProfile column -> column.outside() > maxOutsideFraction * column.rows();
-                case DoubleColumnProfile column -> column.outside() > maxOutsideFraction * column.rows();
-                case BytesColumnProfile _, FixedColumnProfile _ -> false;
-            };
-            if (tooMany) {
-                return true;
-            }
-        }
-        return false;
+        return profiles.stream().anyMatch(this::overflows);
+    }
+
+    /** Whether more than the allowed fraction of the profiled rows lie outside a linear column's bounds. */
+    private boolean overflows(ColumnProfile profile)
+    {
+        return switch (profile) {
+            case LongColumnProfile column -> column.outside() > maxOutsideFraction * column.rows();
+            case DoubleColumnProfile column -> column.outside() > maxOutsideFraction * column.rows();
+            case BytesColumnProfile _, FixedColumnProfile _ -> false;
+        };
     }
 
     /**
      * The revision to index the profiled batch with if the current one no longer fits it (see
-     * {@link #needsNewRevision}), or empty to keep the current one. Columns with values outside
-     * their bounds are widened; the others, and the cube size, carry over.
+     * {@link #needsNewRevision}), or empty to keep the current one. The columns that overflow
+     * (more than the allowed fraction outside, the rule that asks for the revision) are widened;
+     * the others, and the cube size, carry over, their few outside values clamped as in a batch
+     * that keeps its revision. Widening a column for a single outlier would make writers that
+     * share a batch disagree: only the one that received the outlier would widen it.
      */
     public Optional<Revision> widen(Revision current, List<? extends ColumnProfile> profiles)
     {
@@ -115,9 +118,9 @@ public final class RevisionPlanner
         for (int dimension = 0; dimension < current.dimensions(); dimension++) {
             IndexedColumn column = current.column(dimension);
             Transformation widened = switch (profiles.get(dimension)) {
-                case LongColumnProfile profile when profile.outside() > 0 ->
+                case LongColumnProfile profile when overflows(profile) ->
                         AlignedBounds.widened((LongLinearTransformation) column.transformation(), profile.min(), profile.max(), headroom);
-                case DoubleColumnProfile profile when profile.outside() > 0 ->
+                case DoubleColumnProfile profile when overflows(profile) ->
                         AlignedBounds.widened((DoubleLinearTransformation) column.transformation(), profile.min(), profile.max(), headroom);
                 default -> column.transformation();
             };
