@@ -245,6 +245,33 @@ public final class PointMapper
         }
     }
 
+    /**
+     * Marks the rows of the page with a value outside the bounds of its column's linear
+     * transformation: the values {@link #profile} counts as outside, for which the coordinates
+     * are clamped to the revision's edge.
+     */
+    public void markOutside(Revision revision, Page page, boolean[] outside)
+    {
+        int positions = page.getPositionCount();
+        for (int dimension = 0; dimension < names.size(); dimension++) {
+            Block block = page.getBlock(channels.get(dimension));
+            Type type = types.get(dimension);
+            switch (revision.transformation(dimension)) {
+                case LongLinearTransformation linear -> {
+                    for (int position = 0; position < positions; position++) {
+                        outside[position] |= !block.isNull(position) && !linear.contains(longValue(type, block, position));
+                    }
+                }
+                case DoubleLinearTransformation linear -> {
+                    for (int position = 0; position < positions; position++) {
+                        outside[position] |= !block.isNull(position) && !linear.contains(doubleValue(type, block, position));
+                    }
+                }
+                default -> {}
+            }
+        }
+    }
+
     private double hashCoordinate(HashTransformation hash, Type type, Block block, int position)
     {
         return switch (hash.domain()) {

@@ -3,11 +3,15 @@ package io.qbeast.trino;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
+import com.google.common.primitives.Longs;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.OptimizeSelection;
+import io.qbeast.index.IndexState;
+import io.qbeast.index.IndexedColumn;
+import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.iceberg.IcebergCommits;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
@@ -17,6 +21,7 @@ import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.spi.NodeManager;
 import io.trino.spi.TrinoException;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.spi.connector.BeginTableExecuteResult;
@@ -121,6 +126,8 @@ public class QbeastMetadata
     private static final String TABLE_COMMENT = "comment";
     // names become directory names in the warehouse (<schema>/ and <table>-<32 hex digits>/): keep them within
     // the 255-byte file name limit of common file systems
+    /** Write regions per worker node: a node's writers share a contiguous part of the space. */
+    private static final int REGIONS_PER_NODE = 4;
     private static final int MAX_SCHEMA_NAME_LENGTH = 255;
     private static final int MAX_TABLE_NAME_LENGTH = 255 - 33;
 
@@ -129,6 +136,8 @@ public class QbeastMetadata
     private final TrinoFileSystem fileSystem;
     private final JsonCodec<CommitTaskData> commitTaskCodec;
     private final QbeastConfig config;
+    private final IndexStateCache indexStateCache;
+    private final NodeManager nodeManager;
 
     // tables loaded by this transaction: every statement of it sees one version of a table
     private final Map<SchemaTableName, Table> tables = new ConcurrentHashMap<>();
@@ -140,8 +149,12 @@ public class QbeastMetadata
             TypeManager typeManager,
             TrinoFileSystem fileSystem,
             JsonCodec<CommitTaskData> commitTaskCodec,
-            QbeastConfig config)
+            QbeastConfig config,
+            IndexStateCache indexStateCache,
+            NodeManager nodeManager)
     {
+        this.indexStateCache = requireNonNull(indexStateCache, "indexStateCache is null");
+        this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.catalogProvider = requireNonNull(catalogProvider, "catalogProvider is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
@@ -471,7 +484,32 @@ public class QbeastMetadata
     @Override
     public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        return Optional.empty();
+        // with a revision, rows go to writers by region, cut from the index state so that the
+        // writers' shares are even; without one (a table never written) each writer clusters
+        // what it receives, as in CTAS
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        Table table = getIcebergTable(handle.schemaTableName());
+        Optional<String> revisionJson;
+        try {
+            revisionJson = QbeastTableProperties.isQbeastTable(table.properties()) ? QbeastTableProperties.currentRevisionJson(table.properties()) : Optional.empty();
+        }
+        catch (RuntimeException e) {
+            // beginInsert reports the invalid properties
+            return Optional.empty();
+        }
+        if (revisionJson.isEmpty()) {
+            return Optional.empty();
+        }
+        Revision revision = Revision.fromJson(revisionJson.get());
+        String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
+        IndexState state = handle.snapshotId()
+                .map(snapshotId -> indexStateCache.get(fileSystem, metadataLocation, snapshotId).state(revision))
+                .orElseGet(() -> IndexState.empty(revision));
+        int regions = Math.max(1, nodeManager.getWorkerNodes().size()) * REGIONS_PER_NODE;
+        RegionCuts cuts = RegionCuts.plan(state, regions);
+        List<String> indexedColumns = revision.columns().stream().map(IndexedColumn::name).toList();
+        // a region is never split between writers: its subtree is one writer's
+        return Optional.of(new ConnectorTableLayout(new QbeastRegionPartitioningHandle(revisionJson.get(), Longs.asList(cuts.cuts())), indexedColumns, false));
     }
 
     @Override

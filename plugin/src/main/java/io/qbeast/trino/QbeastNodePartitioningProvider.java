@@ -13,25 +13,38 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.ToIntFunction;
 
-/** {@link QbeastPartitioningHandle#SINGLE_WRITER}: one bucket, which every row maps to. */
+/**
+ * The write layouts: {@link QbeastPartitioningHandle#SINGLE_WRITER}, one bucket for every row, and
+ * {@link QbeastRegionPartitioningHandle}, one bucket per region. The connector fixes the number of
+ * buckets, not their nodes: the engine places the buckets on the nodes that are alive when the
+ * statement is scheduled (as it does for Hive's buckets), so a worker lost since planning never
+ * receives a region.
+ */
 public class QbeastNodePartitioningProvider
         implements ConnectorNodePartitioningProvider
 {
     @Override
     public Optional<ConnectorBucketNodeMap> getBucketNodeMapping(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle)
     {
-        return Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(1));
+        return switch (partitioningHandle) {
+            case QbeastRegionPartitioningHandle regions -> Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(regions.regions()));
+            default -> Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(1));
+        };
     }
 
     @Override
     public ToIntFunction<ConnectorSplit> getSplitBucketFunction(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle, int bucketCount)
     {
+        // no table is read with these layouts: they only route written rows
         return _ -> 0;
     }
 
     @Override
     public BucketFunction getBucketFunction(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle, List<Type> partitionChannelTypes, int bucketCount)
     {
-        return (_, _) -> 0;
+        return switch (partitioningHandle) {
+            case QbeastRegionPartitioningHandle regions -> new QbeastRegionBucketFunction(regions, partitionChannelTypes, bucketCount);
+            default -> (_, _) -> 0;
+        };
     }
 }

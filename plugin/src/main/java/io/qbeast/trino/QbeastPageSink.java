@@ -147,6 +147,7 @@ public class QbeastPageSink
     private long mergeBytes;
     private final List<CommitTaskData> writtenFiles = new ArrayList<>();
     private final List<Location> createdFiles = new ArrayList<>();
+    private final String writerId = UUID.randomUUID().toString().replace("-", "");
     private QbeastParquetFileWriter openWriter;
     private long completedBytes;
     private boolean closed;
@@ -554,7 +555,8 @@ public class QbeastPageSink
 
     private OpenFile open(long revisionId)
     {
-        Location location = dataLocation.appendPath(queryId + "-" + UUID.randomUUID() + ".parquet");
+        // <query>-<writer>-<n>.parquet: the files of one writer show in a listing
+        Location location = dataLocation.appendPath("%s-%s-%d.parquet".formatted(queryId, writerId, createdFiles.size()));
         createdFiles.add(location);
         QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties(), false);
         openWriter = writer;

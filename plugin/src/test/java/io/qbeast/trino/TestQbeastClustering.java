@@ -8,6 +8,7 @@ import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.iceberg.TrinoFileIo;
 import io.qbeast.index.CubeId;
 import io.qbeast.index.IndexState;
+import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.index.transform.LongLinearTransformation;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
@@ -41,14 +42,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
+import static java.util.stream.Collectors.toSet;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
@@ -77,7 +81,8 @@ class TestQbeastClustering
         long cubeSize = 500;
         assertUpdate("CREATE TABLE test_invariants (orderkey bigint, custkey bigint, totalprice double, orderdate date) " +
                 "WITH (indexed_columns = ARRAY['orderkey', 'custkey'], cube_size = " + cubeSize + ")");
-        // two writes, one writer each: the second indexes against the tree of the first
+        // two writes: the first (no revision yet) on one writer, the second routed by region to
+        // one writer per node, each indexing against the tree of the first
         Session oneWriter = oneWriter(getSession());
         assertUpdate(oneWriter, "INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 0", "SELECT count(*) FROM orders WHERE orderkey % 2 = 0");
         assertUpdate(oneWriter, "INSERT INTO test_invariants SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 1", "SELECT count(*) FROM orders WHERE orderkey % 2 = 1");
@@ -101,8 +106,9 @@ class TestQbeastClustering
         // 7500 rows per write in files of TARGET_FILE_SIZE: several files per write
         assertThat(files.size()).isGreaterThanOrEqualTo(2 * 3);
         long rows = 0;
-        // the files of each write (of its one writer), by query id
-        Map<String, List<WrittenFileRows>> filesByQuery = new HashMap<>();
+        // the files of each writer (one per node in a routed write), by query and writer id
+        Map<String, List<WrittenFileRows>> filesByWriter = new HashMap<>();
+        Set<String> queries = new HashSet<>();
         for (DataFile file : files) {
             rows += file.recordCount();
             CubeId minCube = CubeId.fromBytes(bytes(file.lowerBounds().get(cubeFieldId)));
@@ -171,18 +177,20 @@ class TestQbeastClustering
             // the manifest's cube bounds are the first and the last cube of the file
             assertThat(groupCubes.getFirst().getFirst()).as("first cube of %s, row groups of cubes %s", file.location(), groupCubes).isEqualTo(minCube);
             assertThat(groupCubes.getLast().getLast()).as("last cube of %s, row groups of cubes %s", file.location(), groupCubes).isEqualTo(maxCube);
-            String queryId = Location.of(file.location()).fileName().substring(0, Location.of(file.location()).fileName().indexOf('-'));
-            filesByQuery.computeIfAbsent(queryId, _ -> new ArrayList<>()).add(new WrittenFileRows(file.location(), minCube, maxCube, groupCubes, content));
+            // <query>-<writer>-<n>.parquet
+            String[] name = Location.of(file.location()).fileName().split("-");
+            queries.add(name[0]);
+            filesByWriter.computeIfAbsent(name[0] + "-" + name[1], _ -> new ArrayList<>()).add(new WrittenFileRows(file.location(), minCube, maxCube, groupCubes, content));
         }
         assertThat(rows).isEqualTo(15000);
-        assertThat(filesByQuery).as("files by write").hasSize(2);
+        assertThat(queries).as("writes").hasSize(2);
 
         // one writer's files, in cube order, are consecutive ranges: a cube is in two files only
         // when it is cut (then it is the last cube of one file and the first of the next, alone in
         // its row groups, and the earlier file holds its lower weights or its lower points)
+        assertThat(filesByWriter.values()).as("files by writer").anyMatch(written -> written.size() > 1);
         int cutCubes = 0;
-        for (List<WrittenFileRows> written : filesByQuery.values()) {
-            assertThat(written).as("files of one write").hasSizeGreaterThan(1);
+        for (List<WrittenFileRows> written : filesByWriter.values()) {
             List<WrittenFileRows> ordered = written.stream().sorted(Comparator.comparing(WrittenFileRows::minCube).thenComparing(WrittenFileRows::maxCube)).toList();
             Map<CubeId, Long> rowGroupsOfCube = new HashMap<>();
             for (WrittenFileRows file : ordered) {
@@ -306,6 +314,77 @@ class TestQbeastClustering
         return values.stream().mapToInt(Integer::intValue).min().orElseThrow();
     }
 
+    @Test
+    void testInsertRoutesRowsToWritersByRegion()
+    {
+        assertUpdate("CREATE TABLE test_routed (orderkey bigint, custkey bigint, totalprice double, orderdate date) " +
+                "WITH (indexed_columns = ARRAY['orderkey', 'custkey'], cube_size = 500)");
+        // a table without a revision: rows go to any writer
+        assertThat((String) computeScalar("EXPLAIN (TYPE DISTRIBUTED) INSERT INTO test_routed SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders")).doesNotContain("QbeastRegionPartitioningHandle");
+        assertUpdate(oneWriter(getSession()), "INSERT INTO test_routed SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 0", 7500);
+
+        Table table = tables().table("test_routed");
+        long firstSnapshot = table.currentSnapshot().snapshotId();
+        Revision revision = Revision.fromJson(QbeastTableProperties.currentRevisionJson(table.properties()).orElseThrow());
+        SnapshotIndex index = SnapshotIndexReader.read(new TrinoFileIo(tables().fileSystem()), ((org.apache.iceberg.HasTableOperations) table).operations().current(), firstSnapshot);
+        // the cuts the layout takes: four regions per node
+        RegionCuts cuts = RegionCuts.plan(index.state(revision), getQueryRunner().getNodeCount() * 4);
+
+        // four writers, without scaling, which may hand a region to a writer that holds another
+        Session fourWriters = Session.builder(getSession())
+                .setSystemProperty("scale_writers", "false")
+                .setSystemProperty("task_scale_writers_enabled", "false")
+                .setSystemProperty("task_min_writer_count", "4")
+                .setSystemProperty("task_max_writer_count", "4")
+                .build();
+        assertThat((String) computeScalar(fourWriters, "EXPLAIN (TYPE DISTRIBUTED) INSERT INTO test_routed SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders")).contains("QbeastRegionPartitioningHandle");
+        assertUpdate(fourWriters, "INSERT INTO test_routed SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 2 = 1", 7500);
+
+        // the regions of the routed write's rows, computed here from the values: the engine
+        // places the buckets on nodes, and a node's local exchange hashes its buckets to its
+        // writers, so a writer may hold several regions, but a region is one writer's
+        table.refresh();
+        List<DataFile> before = dataFiles(tables().table("test_routed").newScan().useSnapshot(firstSnapshot).planFiles());
+        Set<String> old = before.stream().map(DataFile::location).collect(toSet());
+        long[] regionRows = new long[cuts.regions()];
+        Map<String, Set<Integer>> writerRegions = new HashMap<>();
+        int files = 0;
+        int singleRegionFiles = 0;
+        for (DataFile file : dataFiles(table)) {
+            if (old.contains(file.location())) {
+                continue;
+            }
+            files++;
+            FileRows rows = readFile(table, file);
+            Set<Integer> regions = new HashSet<>();
+            for (int row = 0; row < rows.orderkeys().size(); row++) {
+                double[] point = {
+                        ((LongLinearTransformation) revision.transformation(0)).coordinate(rows.orderkeys().get(row)),
+                        ((LongLinearTransformation) revision.transformation(1)).coordinate(rows.custkeys().get(row))};
+                int region = cuts.region(point, 0);
+                regions.add(region);
+                regionRows[region]++;
+            }
+            singleRegionFiles += regions.size() == 1 ? 1 : 0;
+            // <query>-<writer>-<n>.parquet
+            writerRegions.computeIfAbsent(Location.of(file.location()).fileName().split("-")[1], _ -> new HashSet<>()).addAll(regions);
+        }
+        System.out.println(String.format("test_routed: %s files, %s of one region, rows per region %s, regions per writer %s", files, singleRegionFiles, Arrays.toString(regionRows), writerRegions.values()));
+        // every region to exactly one writer, none split, and more than one writer
+        assertThat(writerRegions.values().stream().mapToInt(Set::size).sum()).isEqualTo(cuts.regions());
+        assertThat(writerRegions).hasSizeGreaterThan(1);
+        assertThat(singleRegionFiles).as("files of one region").isGreaterThanOrEqualTo(files / 2);
+        // the cuts come from the first half's five files, and the second half follows its
+        // distribution: no region more than twice an equal share (the last ones lie in the empty
+        // top of the revision's bounds, which five files cannot show, so they get fewer)
+        for (long rows : regionRows) {
+            assertThat(rows).isBetween(1L, 7500L / cuts.regions() * 2);
+        }
+        assertQuery("SELECT count(*), sum(orderkey), sum(custkey), sum(totalprice), count(DISTINCT orderdate) FROM test_routed",
+                "SELECT count(*), sum(orderkey), sum(custkey), sum(totalprice), count(DISTINCT orderdate) FROM orders");
+        assertUpdate("DROP TABLE test_routed");
+    }
+
     /** One writer for the whole statement: one task on one node, one writer in it. */
     private static Session oneWriter(Session session)
     {
@@ -393,6 +472,18 @@ class TestQbeastClustering
         assertUpdate("DROP TABLE test_concurrent");
     }
 
+    private static List<DataFile> dataFiles(CloseableIterable<FileScanTask> scan)
+    {
+        List<DataFile> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = scan) {
+            tasks.forEach(task -> files.add(task.file().copy()));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
     private static List<DataFile> dataFiles(Table table)
     {
         return dataFiles(table, Expressions.alwaysTrue());
@@ -400,14 +491,7 @@ class TestQbeastClustering
 
     private static List<DataFile> dataFiles(Table table, org.apache.iceberg.expressions.Expression filter)
     {
-        List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(filter).includeColumnStats().planFiles()) {
-            tasks.forEach(task -> files.add(task.file().copy()));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
+        return dataFiles(table.newScan().filter(filter).includeColumnStats().planFiles());
     }
 
     private record FileRows(List<Integer> weights, List<byte[]> cubes, List<Long> orderkeys, List<Long> custkeys) {}
