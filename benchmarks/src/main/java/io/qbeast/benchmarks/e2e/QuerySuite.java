@@ -18,13 +18,16 @@ import static io.qbeast.benchmarks.e2e.BenchmarkContext.SCHEMA;
  * customer ⋈ supplier ⋈ part with nations and regions; cities are 9 characters of the nation
  * plus a digit, categories and brands derived from the TPC-H brand), the 13 SSB queries in
  * their flat form with explicit date ranges, on qbeast (indexed on the SSB filter columns),
- * Iceberg unclustered and Iceberg sorted_by the same columns.
+ * Iceberg unclustered and Iceberg sorted_by the same columns. A second qbeast table is written in
+ * two statements, a CTAS of half the orders and an INSERT of the other half, which the connector
+ * routes to writers by region of the first half's revision.
  */
 public final class QuerySuite
 {
     static final String ICEBERG = "iceberg unclustered";
     static final String QBEAST = "qbeast";
     static final String SORTED = "iceberg sorted_by";
+    static final String QBEAST_INSERT = "qbeast CTAS + INSERT";
     static final List<String> INDEXED = List.of("lo_orderdate", "lo_discount", "lo_quantity", "c_city", "s_city", "p_brand");
 
     private QuerySuite() {}
@@ -108,32 +111,43 @@ public final class QuerySuite
         String plain = "iceberg.%s.ssb_flat".formatted(SCHEMA);
         String qbeast = "qbeast.%s.ssb_qbeast".formatted(SCHEMA);
         String sorted = "iceberg.%s.ssb_sorted".formatted(SCHEMA);
+        String inserted = "qbeast.%s.ssb_qbeast_insert".formatted(SCHEMA);
         String indexedArray = INDEXED.stream().map(column -> "'" + column + "'").reduce((a, b) -> a + ", " + b).map(list -> "ARRAY[" + list + "]").orElseThrow();
 
         context.log("query: building the SSB-shaped flat table from tpch.%s", tpch);
         context.drop(plain);
         context.drop(qbeast);
         context.drop(sorted);
+        context.drop(inserted);
         cluster.execute("CREATE TABLE " + plain + " AS " + flatTableSql(tpch));
         context.log("query: qbeast copy");
         QueryMetrics qbeastLoad = cluster.measure("CREATE TABLE %s WITH (indexed_columns = %s, cube_size = %d) AS SELECT * FROM %s".formatted(qbeast, indexedArray, cubeSize, plain));
         context.log("query: sorted copy");
         QueryMetrics sortedLoad = cluster.measure("CREATE TABLE %s WITH (sorted_by = %s) AS SELECT * FROM %s".formatted(sorted, indexedArray, plain));
+        context.log("query: qbeast copy in two writes");
+        QueryMetrics firstHalf = cluster.measure("CREATE TABLE %s WITH (indexed_columns = %s, cube_size = %d) AS SELECT * FROM %s WHERE lo_orderkey %% 2 = 0".formatted(inserted, indexedArray, cubeSize, plain));
+        long firstRevisions = revisions(cluster, inserted);
+        QueryMetrics secondHalf = cluster.measure("INSERT INTO %s SELECT * FROM %s WHERE lo_orderkey %% 2 = 1".formatted(inserted, plain));
         TableFiles plainFiles = context.files(plain);
         TableFiles qbeastFiles = context.files(qbeast);
         TableFiles sortedFiles = context.files(sorted);
+        TableFiles insertedFiles = context.files(inserted);
 
         SuiteReport report = new SuiteReport("query", "Query: the 13 SSB queries on an SSB-shaped flat table from TPC-H sf" + scale);
         report.setup("flat table: lineitem ⋈ orders ⋈ customer ⋈ supplier ⋈ part ⋈ nation² ⋈ region² of `tpch.%s` with SQL (anchors §4.2), 31 columns, %,d rows; not official SSB data (TPC-H cardinalities), so compare the variants, not published SSB timings".formatted(tpch, plainFiles.rows()));
         report.setup("%s: `%s` as written by the stock connector (CTAS of the join): %d files, %s".formatted(ICEBERG, plain, plainFiles.files(), SuiteReport.bytes(plainFiles.bytes())));
-        report.setup("%s: `WITH (indexed_columns = %s, cube_size = %d)`: %d files, %s; CTAS CPU %s, wall %s".formatted(QBEAST, indexedArray, cubeSize, qbeastFiles.files(), SuiteReport.bytes(qbeastFiles.bytes()),
+        report.setup("%s: `WITH (indexed_columns = %s, cube_size = %d)`: %d files, %s, %d revisions; CTAS CPU %s, wall %s".formatted(QBEAST, indexedArray, cubeSize, qbeastFiles.files(), SuiteReport.bytes(qbeastFiles.bytes()), revisions(cluster, qbeast),
                 SuiteReport.format(qbeastLoad.cpuMillis(), Unit.MILLIS), SuiteReport.format(qbeastLoad.wallMillis(), Unit.MILLIS)));
+        report.setup("%s: the same properties, CTAS of the even `lo_orderkey` (CPU %s, wall %s, %d revisions) then INSERT of the odd ones, routed by region (CPU %s, wall %s): %d files, %s, %d revisions".formatted(QBEAST_INSERT,
+                SuiteReport.format(firstHalf.cpuMillis(), Unit.MILLIS), SuiteReport.format(firstHalf.wallMillis(), Unit.MILLIS), firstRevisions,
+                SuiteReport.format(secondHalf.cpuMillis(), Unit.MILLIS), SuiteReport.format(secondHalf.wallMillis(), Unit.MILLIS),
+                insertedFiles.files(), SuiteReport.bytes(insertedFiles.bytes()), revisions(cluster, inserted)));
         report.setup("%s: `WITH (sorted_by = %s)`: %d files, %s; CTAS CPU %s, wall %s".formatted(SORTED, indexedArray, sortedFiles.files(), SuiteReport.bytes(sortedFiles.bytes()),
                 SuiteReport.format(sortedLoad.cpuMillis(), Unit.MILLIS), SuiteReport.format(sortedLoad.wallMillis(), Unit.MILLIS)));
         report.setup("queries: the flat (ClickHouse) form of SSB with year/month/week predicates written as date ranges; one warm-up run per query and table, then %d measured repetitions, variants interleaved".formatted(options.repetitions()));
 
         ResultTable table = report.table(new ResultTable("SSB queries", "Physical input is what the connector read from storage (Parquet pages, footers); splits are the table-scan splits (data files or file pieces opened).", ICEBERG)
-                .variants(QBEAST, SORTED)
+                .variants(QBEAST, SORTED, QBEAST_INSERT)
                 .metric("input_bytes", "physical input bytes", Unit.BYTES)
                 .metric("input_rows", "physical input rows", Unit.COUNT)
                 .metric("splits", "table-scan splits", Unit.COUNT)
@@ -147,6 +161,7 @@ public final class QuerySuite
         tables.put(ICEBERG, plain);
         tables.put(QBEAST, qbeast);
         tables.put(SORTED, sorted);
+        tables.put(QBEAST_INSERT, inserted);
         List<String> mismatches = new ArrayList<>();
         for (Map.Entry<String, String> query : queries().entrySet()) {
             List<List<Object>> expected = null;
@@ -163,7 +178,7 @@ public final class QuerySuite
         if (!mismatches.isEmpty()) {
             throw new IllegalStateException("different results than unclustered Iceberg: " + mismatches);
         }
-        report.note("every query returned the same rows on all three tables (checked before measuring)");
+        report.note("every query returned the same rows on all four tables (checked before measuring)");
         for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
             context.log("query: repetition %d", repetition);
             for (Map.Entry<String, String> query : queries().entrySet()) {
@@ -173,7 +188,7 @@ public final class QuerySuite
             }
         }
 
-        for (String variant : List.of(QBEAST, SORTED)) {
+        for (String variant : List.of(QBEAST, SORTED, QBEAST_INSERT)) {
             double sumBytes = 0;
             double sumBase = 0;
             List<String> perQuery = new ArrayList<>();
@@ -184,7 +199,7 @@ public final class QuerySuite
             }
             report.headline("%s bytes read, all 13 queries: **%s** of unclustered Iceberg; per query: %s".formatted(variant, SuiteReport.formatRatio(sumBytes / sumBase), String.join(", ", perQuery)));
         }
-        for (String variant : List.of(QBEAST, SORTED)) {
+        for (String variant : List.of(QBEAST, SORTED, QBEAST_INSERT)) {
             double sumWall = 0;
             double sumBase = 0;
             for (String item : table.items()) {
@@ -195,6 +210,14 @@ public final class QuerySuite
                     SuiteReport.format(sumWall, Unit.MILLIS), SuiteReport.format(sumBase, Unit.MILLIS), SuiteReport.formatRatio(sumWall / sumBase)));
         }
         return report;
+    }
+
+    /** Revisions of a qbeast table ({@code $revisions}). */
+    private static long revisions(BenchmarkCluster cluster, String table)
+            throws SQLException
+    {
+        int dot = table.lastIndexOf('.');
+        return (long) cluster.number("SELECT count(*) FROM %s.\"%s$revisions\"".formatted(table.substring(0, dot), table.substring(dot + 1)));
     }
 
     private static boolean sameRows(List<List<Object>> expected, List<List<Object>> actual)

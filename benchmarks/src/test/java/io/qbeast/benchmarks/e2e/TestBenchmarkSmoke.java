@@ -66,7 +66,7 @@ public class TestBenchmarkSmoke
 
         Map<String, Double> query = medians(output, date, "query");
         for (String ssb : QuerySuite.queries().keySet()) {
-            for (String variant : List.of(QuerySuite.ICEBERG, QuerySuite.QBEAST, QuerySuite.SORTED)) {
+            for (String variant : List.of(QuerySuite.ICEBERG, QuerySuite.QBEAST, QuerySuite.SORTED, QuerySuite.QBEAST_INSERT)) {
                 assertThat(query).containsKey(key(ssb, variant, "wall_ms"));
             }
             assertThat(query.get(key(ssb, QuerySuite.QBEAST, "input_bytes"))).as(ssb).isGreaterThanOrEqualTo(0);
