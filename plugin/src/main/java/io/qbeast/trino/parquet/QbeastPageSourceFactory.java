@@ -55,7 +55,6 @@ import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregate
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
-import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 import static java.util.function.Function.identity;
@@ -208,15 +207,14 @@ public final class QbeastPageSourceFactory
                     ? TupleDomain.all()
                     : parquetDomain(descriptorsByPath, predicate, weightColumn, weightUpperBound);
             TupleDomainParquetPredicate parquetPredicate = buildPredicate(requestedSchema, parquetDomain, descriptorsByPath, UTC);
-            List<RowGroupInfo> rowGroups = getFilteredRowGroups(
+            List<RowGroupInfo> rowGroups = FooterRowGroupFilter.rowGroups(
                     start,
                     length,
                     dataSource,
                     parquetMetadata,
-                    ImmutableList.of(parquetDomain),
-                    ImmutableList.of(parquetPredicate),
+                    parquetDomain,
+                    parquetPredicate,
                     descriptorsByPath,
-                    UTC,
                     DOMAIN_COMPACTION_THRESHOLD,
                     options);
 

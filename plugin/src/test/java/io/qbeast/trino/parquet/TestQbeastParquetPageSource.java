@@ -275,6 +275,39 @@ final class TestQbeastParquetPageSource
         assertThat(readAll(open(fileSystem, file, columns, Optional.of(schema), TupleDomain.none(), NO_SAMPLING), types(columns))).isEmpty();
     }
 
+    /**
+     * Row groups are judged by the footer's statistics alone: a value between a row group's
+     * bounds but absent from its dictionary keeps the row group (trino-parquet's own filter would
+     * read and decode every row group's dictionary to drop it; see FooterRowGroupFilter), and
+     * bounds that exclude the value still drop it.
+     */
+    @Test
+    void testRowGroupsAreJudgedByStatisticsNotDictionaries()
+    {
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        // s is "a" or "z" in every row group: dictionary-encoded, bounds a..z
+        List<List<Object>> rows = weightOrderedRows(ROWS, 10).stream()
+                .map(row -> row(row.get(0), row.get(1), Slices.utf8Slice((long) row.get(0) % 2 == 0 ? "a" : "z"), row.get(3), row.get(4)))
+                .toList();
+        WrittenFile file = write(fileSystem, Location.of("local:///dictionary.parquet"), schema, SIMPLE_TYPES, rows, smallRowGroups(), ImmutableMap.of());
+        assertThat(rowGroupRowCounts(directory.resolve("dictionary.parquet"))).hasSizeGreaterThan(5);
+        List<QbeastColumnHandle> all = handles(schema);
+        QbeastColumnHandle s = handle(all, "s");
+        List<QbeastColumnHandle> columns = ImmutableList.of(handle(all, "id"), s);
+
+        TupleDomain<QbeastColumnHandle> between = TupleDomain.withColumnDomains(ImmutableMap.of(s, Domain.singleValue(VARCHAR, Slices.utf8Slice("m"))));
+        ConnectorPageSource source = open(fileSystem, file, columns, Optional.of(schema), between, NO_SAMPLING);
+        assertThat(readAll(source, types(columns))).noneMatch(row -> row.get(1).equals(Slices.utf8Slice("m")));
+        // every row group was read
+        assertThat(source.getCompletedPositions()).hasValue(ROWS);
+
+        TupleDomain<QbeastColumnHandle> above = TupleDomain.withColumnDomains(ImmutableMap.of(s, Domain.singleValue(VARCHAR, Slices.utf8Slice("zz"))));
+        ConnectorPageSource excluded = open(fileSystem, file, columns, Optional.of(schema), above, NO_SAMPLING);
+        assertThat(readAll(excluded, types(columns))).isEmpty();
+        assertThat(excluded.getCompletedPositions()).hasValue(0);
+    }
+
     @Test
     void testSplitsReadDisjointRowGroups()
     {
