@@ -5,10 +5,8 @@ import com.google.common.collect.ImmutableMap;
 import io.trino.parquet.BloomFilterStore;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSource;
-import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.BlockMetadata;
-import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.metadata.PrunedBlockMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
@@ -66,52 +64,53 @@ final class FooterRowGroupFilter
             if (position < start || position >= start + length) {
                 continue;
             }
-            Optional<ColumnIndexStore> columnIndex = TrinoColumnIndexStore.getColumnIndexStore(dataSource, block, descriptorsByPath, domain, options);
-            Optional<BloomFilterStore> bloomFilters = BloomFilterStore.getBloomFilterStore(dataSource, block, domain, options);
             PrunedBlockMetadata columns = PrunedBlockMetadata.createPrunedColumnsMetadata(block, dataSource.getId(), descriptorsByPath);
-            if (mayMatch(predicate, columns, dataSource.getId(), domain, columnIndex, bloomFilters, descriptorsByPath, domainCompactionThreshold)) {
-                rowGroups.add(new RowGroupInfo(columns, block.fileRowCountOffset(), columnIndex));
+            if (columns.getRowCount() == 0) {
+                continue;
             }
+            Map<ColumnDescriptor, Long> valueCounts = valueCounts(columns, descriptorsByPath);
+            // empty: the footer's statistics exclude the row group; else the columns they could not judge
+            Optional<List<ColumnDescriptor>> candidates = predicate.getIndexLookupCandidates(valueCounts, statistics(columns, descriptorsByPath), dataSource.getId());
+            if (candidates.isEmpty()) {
+                continue;
+            }
+            // the page indexes and bloom filters only of row groups the statistics keep
+            Optional<ColumnIndexStore> columnIndex = TrinoColumnIndexStore.getColumnIndexStore(dataSource, block, descriptorsByPath, domain, options);
+            if (!candidates.get().isEmpty()) {
+                TupleDomainParquetPredicate candidatePredicate = new TupleDomainParquetPredicate(domain, candidates.get(), UTC);
+                if (columnIndex.isPresent() && !candidatePredicate.matches(valueCounts, columnIndex.get(), dataSource.getId())) {
+                    continue;
+                }
+                Optional<BloomFilterStore> bloomFilters = BloomFilterStore.getBloomFilterStore(dataSource, block, domain, options);
+                if (bloomFilters.isPresent() && !candidatePredicate.matches(bloomFilters.get(), domainCompactionThreshold)) {
+                    continue;
+                }
+            }
+            rowGroups.add(new RowGroupInfo(columns, block.fileRowCountOffset(), columnIndex));
         }
         return rowGroups.build();
     }
 
-    private static boolean mayMatch(
-            TupleDomainParquetPredicate predicate,
-            PrunedBlockMetadata block,
-            ParquetDataSourceId id,
-            TupleDomain<ColumnDescriptor> domain,
-            Optional<ColumnIndexStore> columnIndex,
-            Optional<BloomFilterStore> bloomFilters,
-            Map<List<String>, ColumnDescriptor> descriptorsByPath,
-            int domainCompactionThreshold)
+    private static Map<ColumnDescriptor, Statistics<?>> statistics(PrunedBlockMetadata block, Map<List<String>, ColumnDescriptor> descriptorsByPath)
             throws ParquetCorruptionException
     {
-        if (block.getRowCount() == 0) {
-            return false;
-        }
         ImmutableMap.Builder<ColumnDescriptor, Statistics<?>> statistics = ImmutableMap.builder();
+        for (ColumnDescriptor descriptor : descriptorsByPath.values()) {
+            Statistics<?> chunkStatistics = block.getColumnChunkMetaData(descriptor).getStatistics();
+            if (chunkStatistics != null) {
+                statistics.put(descriptor, chunkStatistics);
+            }
+        }
+        return statistics.buildOrThrow();
+    }
+
+    private static Map<ColumnDescriptor, Long> valueCounts(PrunedBlockMetadata block, Map<List<String>, ColumnDescriptor> descriptorsByPath)
+            throws ParquetCorruptionException
+    {
         ImmutableMap.Builder<ColumnDescriptor, Long> valueCounts = ImmutableMap.builder();
         for (ColumnDescriptor descriptor : descriptorsByPath.values()) {
-            ColumnChunkMetadata chunk = block.getColumnChunkMetaData(descriptor);
-            if (chunk.getStatistics() != null) {
-                statistics.put(descriptor, chunk.getStatistics());
-            }
-            valueCounts.put(descriptor, chunk.getValueCount());
+            valueCounts.put(descriptor, block.getColumnChunkMetaData(descriptor).getValueCount());
         }
-        Map<ColumnDescriptor, Long> counts = valueCounts.buildOrThrow();
-        // empty: the statistics exclude the row group; else the columns they could not judge
-        Optional<List<ColumnDescriptor>> candidates = predicate.getIndexLookupCandidates(counts, statistics.buildOrThrow(), id);
-        if (candidates.isEmpty()) {
-            return false;
-        }
-        if (candidates.get().isEmpty()) {
-            return true;
-        }
-        TupleDomainParquetPredicate candidatePredicate = new TupleDomainParquetPredicate(domain, candidates.get(), UTC);
-        if (columnIndex.isPresent() && !candidatePredicate.matches(counts, columnIndex.get(), id)) {
-            return false;
-        }
-        return bloomFilters.isEmpty() || candidatePredicate.matches(bloomFilters.get(), domainCompactionThreshold);
+        return valueCounts.buildOrThrow();
     }
 }
