@@ -251,7 +251,10 @@ class TestQbeastSampling
         assertThat(wide.splits()).isLessThan(full.splits());
         assertThat(narrow.splits()).isLessThan(wide.splits());
         assertThat(narrow.splits()).isLessThan(full.splits() / 2);
-        assertThat(point.splits()).isLessThan(wide.splits());
+        // two keys open no more files than half the key range, and read fewer rows (the files of
+        // a random layout may all touch both ranges: splits alone can tie)
+        assertThat(point.splits()).isLessThanOrEqualTo(wide.splits());
+        assertThat(point.positions()).isLessThan(wide.positions());
         assertThat(narrow.positions()).isLessThan(full.positions() / 4);
         assertThat(narrowSample.splits()).isLessThanOrEqualTo(narrow.splits());
         assertThat(narrowSample.positions()).isLessThan(narrow.positions());
