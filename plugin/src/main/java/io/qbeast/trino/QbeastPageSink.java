@@ -33,6 +33,7 @@ import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.IntArrayBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSink;
@@ -47,6 +48,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +146,9 @@ public class QbeastPageSink
     private final List<SpilledRun> spilledRuns = new ArrayList<>();
     private long indexedRows;
     private long indexedBytes;
+    // bytes of the indexed rows' values (dataBytes), which size row groups
+    private long indexedDataBytes;
+    private long bufferedDataBytes;
     private long mergeBytes;
     private final List<CommitTaskData> writtenFiles = new ArrayList<>();
     private final List<Location> createdFiles = new ArrayList<>();
@@ -255,6 +260,7 @@ public class QbeastPageSink
         buffer.add(page);
         bufferedRows += page.getPositionCount();
         bufferedBytes += page.getRetainedSizeInBytes();
+        bufferedDataBytes += dataBytes(page);
         recordMemory(0);
         if (bufferedBytes + bufferedRows * perRowOverhead >= bufferLimit || bufferedRows >= Integer.MAX_VALUE / Math.max(8, pointMapper.dimensions() * 2L)) {
             spill();
@@ -358,9 +364,13 @@ public class QbeastPageSink
         clearBuffer();
         spilledRuns.add(spill(run.get()));
         if (spilledRuns.size() >= MAX_MERGE_RUNS) {
-            // too many runs to merge within the budget: merge these into one (rows stay in cube, weight order)
-            List<SortedRun> runs = List.copyOf(spilledRuns);
-            spilledRuns.clear();
+            // too many runs to merge within the budget: merge the smaller half into one (rows stay in
+            // cube, weight order). Merging the smallest keeps the times a row is rewritten
+            // logarithmic in the runs; merging all would rewrite every earlier merge again each time.
+            spilledRuns.sort(Comparator.comparingLong(SpilledRun::fileBytes));
+            List<SpilledRun> smallest = spilledRuns.subList(0, MAX_MERGE_RUNS / 2);
+            List<SortedRun> runs = List.copyOf(smallest);
+            smallest.clear();
             try {
                 spilledRuns.add(spill(new MergedRun(new RunMerger(runs), spillPageRows())));
             }
@@ -423,6 +433,7 @@ public class QbeastPageSink
         states.put(batchRevision.id(), state.plus(blocks));
         indexedRows += rows;
         indexedBytes += bufferedBytes;
+        indexedDataBytes += bufferedDataBytes;
         recordMemory(0);
         return Optional.of(new BufferedRun(buffer, assignment, weights));
     }
@@ -432,6 +443,27 @@ public class QbeastPageSink
         buffer.clear();
         bufferedRows = 0;
         bufferedBytes = 0;
+        bufferedDataBytes = 0;
+    }
+
+    /**
+     * The bytes {@code page}'s rows take once copied into the sink's output pages: run-length and
+     * dictionary blocks count each row's value (a row group is sized by these bytes, and an output
+     * page copies every value; a constant column counted by its retained size made row groups 5x
+     * their planned memory).
+     */
+    private static long dataBytes(Page page)
+    {
+        long bytes = 0;
+        for (int channel = 0; channel < page.getChannelCount(); channel++) {
+            Block block = page.getBlock(channel);
+            bytes += switch (block) {
+                case RunLengthEncodedBlock rle -> rle.getValue().getSizeInBytes() * rle.getPositionCount();
+                case DictionaryBlock dictionary -> dictionary.getDictionary().getSizeInBytes() * dictionary.getPositionCount() / Math.max(1, dictionary.getDictionary().getPositionCount());
+                default -> block.getSizeInBytes();
+            };
+        }
+        return bytes;
     }
 
     private Revision chooseRevision()
@@ -464,8 +496,14 @@ public class QbeastPageSink
         for (int cube = 0; cube < cubes.size(); cube++) {
             cubeBytes[cube] = cubes.get(cube).toBytes();
         }
-        double bytesPerRow = Math.max(1.0, (double) indexedBytes / Math.max(1, indexedRows));
-        List<FileLayout.Slice> plan = layout.slices(cubes, merger.rowsPerCube(), bytesPerRow);
+        // a row of the output pages: its input values, its weight and its cube (bytes and offset)
+        double cubeColumnBytes = 0;
+        long[] rowsPerCube = merger.rowsPerCube();
+        for (int cube = 0; cube < cubes.size(); cube++) {
+            cubeColumnBytes += (double) rowsPerCube[cube] * (cubeBytes[cube].length + Integer.BYTES);
+        }
+        double bytesPerRow = Math.max(1.0, (indexedDataBytes + cubeColumnBytes) / Math.max(1, indexedRows) + Integer.BYTES);
+        List<FileLayout.Slice> plan = layout.slices(cubes, rowsPerCube, bytesPerRow);
         RowRefs refs = new RowRefs();
         OpenFile file = null;
         for (FileLayout.Slice slice : plan) {

@@ -190,6 +190,14 @@ public final class QbeastQueryRunner
                 .build();
     }
 
+    /** {@code session} with a single writer in the whole cluster: one sink receives every row. */
+    public static Session oneWriter(Session session)
+    {
+        return Session.builder(oneWriterPerNode(session))
+                .setSystemProperty("max_writer_task_count", "1")
+                .build();
+    }
+
     /** Runs {@code sql} and returns the coordinator's statistics of the finished query. */
     public static QueryStats queryStats(DistributedQueryRunner queryRunner, Session session, String sql)
     {

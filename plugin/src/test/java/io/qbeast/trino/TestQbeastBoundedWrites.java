@@ -5,13 +5,8 @@ import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static io.trino.tpch.TpchTable.LINE_ITEM;
@@ -25,21 +20,24 @@ import static org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD;
  */
 @Execution(SAME_THREAD)
 class TestQbeastBoundedWrites
-        extends AbstractTestQbeastTables
+        extends AbstractTestQbeastWriterBudget
 {
     private static final DataSize BUFFER = DataSize.of(4, MEGABYTE);
-    private final Path spillDirectory = createSpillDirectory();
     // lineitem six times over, numbered in one stream: a failure at row 300000 of 361050 comes
     // after every writer has written files
     private static final String NUMBERED_LINEITEM = "(SELECT l.*, row_number() OVER () row_number FROM tpch.tiny.lineitem l CROSS JOIN UNNEST(sequence(1, 6)))";
 
 
     @Override
+    protected DataSize budget()
+    {
+        return BUFFER;
+    }
+
+    @Override
     protected QbeastQueryRunner.Builder queryRunnerBuilder()
     {
-        return QbeastQueryRunner.builder()
-                .addConnectorProperty("qbeast.writer.buffer-size", BUFFER.toString())
-                .addConnectorProperty("qbeast.writer.spill-path", spillDirectory.toString())
+        return super.queryRunnerBuilder()
                 // small exchange buffers: a producer waits for the writers, so rows before a
                 // failure have reached the writers when it happens
                 .addExtraProperty("sink.max-buffer-size", "1MB")
@@ -112,68 +110,5 @@ class TestQbeastBoundedWrites
         assertEventually(() -> assertThat(tables().listDirectories("local:///warehouse/tpch/"))
                 .noneMatch(directory -> directory.contains("test_failed_ctas")));
         assertEventually(() -> assertThat(spillFiles()).as("spill files left").isEmpty());
-    }
-
-    private static Path createSpillDirectory()
-    {
-        try {
-            Path directory = Files.createTempDirectory("qbeast-spill-test");
-            directory.toFile().deleteOnExit();
-            return directory;
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private List<Path> spillFiles()
-    {
-        try (Stream<Path> files = Files.list(spillDirectory)) {
-            return files.toList();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private List<QbeastWriterStats> writerStats()
-    {
-        assertThat(connectors()).hasSize(getDistributedQueryRunner().getNodeCount());
-        return connectors().stream().map(QbeastConnector::getWriterStats).toList();
-    }
-
-    private void resetWriterStats()
-    {
-        // writers of an earlier failed query may still be running after the failure reached the
-        // client; their rows must not count in the next test's statistics
-        assertEventually(() -> assertThat(getDistributedQueryRunner().getServers().stream()
-                .flatMap(server -> server.getTaskManager().getAllTaskInfo().stream())
-                .allMatch(task -> task.taskStatus().getState().isDone()))
-                .as("every task of earlier queries is done")
-                .isTrue());
-        writerStats().forEach(QbeastWriterStats::reset);
-    }
-
-    private static void assertEventually(Runnable assertion)
-    {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (true) {
-            try {
-                assertion.run();
-                return;
-            }
-            catch (AssertionError e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(200);
-                }
-                catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
     }
 }

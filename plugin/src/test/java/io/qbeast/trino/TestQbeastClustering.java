@@ -53,6 +53,7 @@ import java.util.stream.IntStream;
 
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static java.util.stream.Collectors.toSet;
+import static io.qbeast.trino.QbeastQueryRunner.oneWriter;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
@@ -386,13 +387,6 @@ class TestQbeastClustering
     }
 
     /** One writer for the whole statement: one task on one node, one writer in it. */
-    private static Session oneWriter(Session session)
-    {
-        return Session.builder(QbeastQueryRunner.oneWriterPerNode(session))
-                .setSystemProperty("max_writer_task_count", "1")
-                .build();
-    }
-
     private record WrittenFileRows(String location, CubeId minCube, CubeId maxCube, List<List<CubeId>> rowGroupCubes, FileRows rows)
     {
         int minWeightOf(CubeId cube)
