@@ -29,7 +29,8 @@ import static io.qbeast.trino.tests.ProductTestServers.qbeastCatalogOn;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One real Trino 476 server (a single node: the machine has 2 cores) with the catalogs
+ * One real Trino 476 cluster (by default a single node: the machine has 2 cores; {@code workers}
+ * more nodes on request, each its own JVM with the same heap) with the catalogs
  * {@code tpch}, {@code qbeast} (the packaged plugin), {@code qbeast_small} (the same plugin and
  * Iceberg catalog with tiny target files, to make many-file tables cheaply) and {@code iceberg}
  * (Trino's stock Iceberg connector), all on one Iceberg JDBC catalog in PostgreSQL and one local
@@ -52,7 +53,7 @@ public final class BenchmarkCluster
         this.trino = trino;
     }
 
-    public static BenchmarkCluster start(Path work, String heap, String queryMemory)
+    public static BenchmarkCluster start(Path work, String heap, String queryMemory, int workers)
     {
         Path warehouse = work.resolve("warehouse");
         PostgresServer postgres = PostgresServer.start("iceberg_catalog");
@@ -73,6 +74,7 @@ public final class BenchmarkCluster
             TrinoServer trino = builder
                     .withDirectory(work.resolve("cluster"))
                     .withHeap(heap)
+                    .withWorkers(workers)
                     .withQueryMemory(queryMemory, queryMemory)
                     // the query JSON of every measured query must still be there when it is read
                     .withCoordinatorConfig("query.min-expire-age", "30m")

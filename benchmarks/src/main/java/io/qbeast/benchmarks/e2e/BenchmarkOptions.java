@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * Command line of {@code benchmarks/run}:
  * {@code [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N]
  * [--output DIR] [--date YYYY-MM-DD] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N]
- * [--heap 6G]}.
+ * [--heap 6G] [--workers N]}.
  */
 public record BenchmarkOptions(
         double scale,
@@ -28,7 +28,8 @@ public record BenchmarkOptions(
         List<Double> scaleSizes,
         double seriesScale,
         String heap,
-        int planningFiles)
+        int planningFiles,
+        int workers)
 {
     public static final List<String> ALL_SUITES = List.of("write", "query", "sample", "planning", "scale");
 
@@ -39,6 +40,9 @@ public record BenchmarkOptions(
         requireNonNull(date);
         requireNonNull(scaleSizes);
         requireNonNull(heap);
+        if (workers < 0) {
+            throw new IllegalArgumentException("--workers must be at least 0");
+        }
         if (repetitions < 1) {
             throw new IllegalArgumentException("--repetitions must be at least 1");
         }
@@ -59,6 +63,7 @@ public record BenchmarkOptions(
         String heap = null;
         Integer planningFiles = null;
         Double seriesScale = null;
+        int workers = 0;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -88,7 +93,8 @@ public record BenchmarkOptions(
                 case "--heap" -> heap = value(args, ++i, arg);
                 case "--series-scale" -> seriesScale = Double.parseDouble(value(args, ++i, arg));
                 case "--planning-files" -> planningFiles = Integer.parseInt(value(args, ++i, arg));
-                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N] [--heap 6G]".formatted(arg));
+                case "--workers" -> workers = Integer.parseInt(value(args, ++i, arg));
+                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N] [--heap 6G] [--workers N]".formatted(arg));
             }
         }
         if (suites.isEmpty()) {
@@ -105,7 +111,8 @@ public record BenchmarkOptions(
                     scaleSizes != null ? scaleSizes : List.of(0.005, 0.01),
                     seriesScale != null ? seriesScale : 0.01,
                     heap != null ? heap : "2G",
-                    planningFiles != null ? planningFiles : 200);
+                    planningFiles != null ? planningFiles : 200,
+                    workers);
         }
         return new BenchmarkOptions(
                 scale != null ? scale : 1,
@@ -118,7 +125,8 @@ public record BenchmarkOptions(
                 // the column and cube-size series: 27 writes at the main scale
                 seriesScale != null ? seriesScale : (scale != null ? scale : 1),
                 heap != null ? heap : "6G",
-                planningFiles != null ? planningFiles : 10_000);
+                planningFiles != null ? planningFiles : 10_000,
+                workers);
     }
 
     private static String value(String[] args, int index, String name)

@@ -44,7 +44,7 @@ public final class EndToEndBenchmark
         List<Path> written = new ArrayList<>();
         List<SuiteReport> reports = new ArrayList<>();
         Instant start = Instant.now();
-        try (BenchmarkCluster cluster = BenchmarkCluster.start(work, options.heap(), options.smoke() ? "1GB" : "3GB")) {
+        try (BenchmarkCluster cluster = BenchmarkCluster.start(work, options.heap(), options.smoke() ? "1GB" : "3GB", options.workers())) {
             BenchmarkContext context = new BenchmarkContext(cluster, options);
             cluster.execute("CREATE SCHEMA IF NOT EXISTS qbeast." + BenchmarkContext.SCHEMA);
             context.log("server up (%s); suites %s, scale %s, %d repetitions", cluster.trino().jdbcUrl(), options.suites(), options.scale(), options.repetitions());
@@ -104,8 +104,10 @@ public final class EndToEndBenchmark
             // not Linux: leave it unknown
         }
         long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
-        return "Machine: %d cores (%s), %.0f GB RAM; one Trino %s node, heap %s, Java %s; qbeast %s.".formatted(
-                Runtime.getRuntime().availableProcessors(), cpu, memory / 1e9, ProductTestEnvironment.trinoVersion(), options.heap(),
+        String nodes = options.workers() == 0 ? "one Trino %s node".formatted(ProductTestEnvironment.trinoVersion())
+                : "%d Trino %s nodes (coordinator and %d workers, all running tasks)".formatted(options.workers() + 1, ProductTestEnvironment.trinoVersion(), options.workers());
+        return "Machine: %d cores (%s), %.0f GB RAM; %s, heap %s each, Java %s; qbeast %s.".formatted(
+                Runtime.getRuntime().availableProcessors(), cpu, memory / 1e9, nodes, options.heap(),
                 System.getProperty("java.version"), gitRevision(repoRoot));
     }
 

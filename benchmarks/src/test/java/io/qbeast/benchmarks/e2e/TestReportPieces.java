@@ -119,6 +119,10 @@ public class TestReportPieces
         assertThat(defaults.output()).isEqualTo(Path.of("/repo/benchmarks/results"));
         assertThat(defaults.scaleSizes()).containsExactly(0.1, 0.3, 1.0, 3.0);
         assertThat(defaults.seriesScale()).isEqualTo(1);
+        assertThat(defaults.workers()).isZero();
+        assertThat(BenchmarkOptions.parse(new String[] {"--workers", "2"}, Path.of("/repo")).workers()).isEqualTo(2);
+        assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--workers", "-1"}, Path.of("/repo")))
+                .hasMessageContaining("--workers must be at least 0");
 
         BenchmarkOptions smoke = BenchmarkOptions.parse(new String[] {"--smoke", "--suite", "query"}, Path.of("/repo"));
         assertThat(smoke.repetitions()).isEqualTo(1);
