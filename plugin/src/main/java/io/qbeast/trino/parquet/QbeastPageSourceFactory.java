@@ -262,26 +262,10 @@ public final class QbeastPageSourceFactory
      */
     static long rowGroupsStartingIn(org.apache.parquet.format.FileMetaData footer, long start, long length)
     {
-        long count = 0;
-        for (org.apache.parquet.format.RowGroup rowGroup : footer.getRow_groups()) {
-            long firstPage;
-            if (rowGroup.isSetFile_offset()) {
-                firstPage = rowGroup.getFile_offset();
-            }
-            else if (!rowGroup.getColumns().isEmpty()) {
-                org.apache.parquet.format.ColumnMetaData column = rowGroup.getColumns().getFirst().getMeta_data();
-                firstPage = column.isSetDictionary_page_offset() && column.getDictionary_page_offset() > 0
-                        ? Math.min(column.getData_page_offset(), column.getDictionary_page_offset())
-                        : column.getData_page_offset();
-            }
-            else {
-                continue;
-            }
-            if (start <= firstPage && firstPage < start + length) {
-                count++;
-            }
-        }
-        return count;
+        return footer.getRow_groups().stream()
+                .map(FooterRowGroupFilter::firstByte)
+                .filter(firstByte -> firstByte.isPresent() && start <= firstByte.getAsLong() && firstByte.getAsLong() < start + length)
+                .count();
     }
 
     /**

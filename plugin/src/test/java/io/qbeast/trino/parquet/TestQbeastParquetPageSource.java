@@ -7,6 +7,11 @@ import io.qbeast.trino.QbeastColumnHandle;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.parquet.ParquetDataSourceId;
+import io.trino.parquet.ParquetTypeUtils;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -22,7 +27,9 @@ import io.trino.spi.type.Type;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.types.Types.NestedField;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +39,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -333,6 +341,57 @@ final class TestQbeastParquetPageSource
         assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, 0, middle)).isEqualTo(4);
         assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, middle, file.fileSizeInBytes() - middle)).isEqualTo(rowGroups.size() - 4);
         assertThat(QbeastPageSourceFactory.rowGroupsStartingIn(footer, middle + 1, file.splitOffsets().get(5) - middle - 1)).isZero();
+    }
+
+    /**
+     * The row groups of a split carry the metadata of the read columns only, converted as
+     * trino-parquet converts them (statistics, offsets, sizes, encodings, row offsets in the file).
+     */
+    @Test
+    void testSplitBlocksHoldTheReadColumnsAsTrinoConvertsThem()
+            throws Exception
+    {
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        WrittenFile file = write(fileSystem, Location.of("local:///blocks.parquet"), schema, SIMPLE_TYPES, weightOrderedRows(ROWS, 4), smallRowGroups(), ImmutableMap.of());
+        FileMetaData footer = readFooter(directory.resolve("blocks.parquet"));
+        ParquetDataSourceId dataSourceId = new ParquetDataSourceId("blocks.parquet");
+        ParquetMetadata trino = new ParquetMetadata(footer, dataSourceId);
+        MessageType fileSchema = trino.getFileMetaData().getSchema();
+        MessageType requested = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
+                .filter(field -> field.getName().equals("id") || field.getName().equals("s"))
+                .toList());
+        Map<List<String>, ColumnDescriptor> descriptors = ParquetTypeUtils.getDescriptors(fileSchema, requested);
+        assertThat(descriptors).hasSize(2);
+
+        long middle = file.splitOffsets().get(4);
+        long length = file.fileSizeInBytes() - middle;
+        List<BlockMetadata> expected = trino.getBlocks(middle, length);
+        List<BlockMetadata> actual = FooterRowGroupFilter.blocks(footer, middle, length, descriptors, dataSourceId);
+        assertThat(actual).hasSize(expected.size()).hasSize(file.splitOffsets().size() - 4);
+        for (int block = 0; block < actual.size(); block++) {
+            assertThat(actual.get(block).fileRowCountOffset()).isEqualTo(expected.get(block).fileRowCountOffset());
+            assertThat(actual.get(block).rowCount()).isEqualTo(expected.get(block).rowCount());
+            assertThat(actual.get(block).columns()).hasSize(2);
+            for (ColumnChunkMetadata column : actual.get(block).columns()) {
+                ColumnChunkMetadata trinoColumn = expected.get(block).columns().stream()
+                        .filter(candidate -> candidate.getPath().equals(column.getPath()))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(column.getStatistics()).isEqualTo(trinoColumn.getStatistics());
+                assertThat(column.getStartingPos()).isEqualTo(trinoColumn.getStartingPos());
+                assertThat(column.getFirstDataPageOffset()).isEqualTo(trinoColumn.getFirstDataPageOffset());
+                assertThat(column.getDictionaryPageOffset()).isEqualTo(trinoColumn.getDictionaryPageOffset());
+                assertThat(column.getValueCount()).isEqualTo(trinoColumn.getValueCount());
+                assertThat(column.getTotalSize()).isEqualTo(trinoColumn.getTotalSize());
+                assertThat(column.getTotalUncompressedSize()).isEqualTo(trinoColumn.getTotalUncompressedSize());
+                assertThat(column.getEncodings()).isEqualTo(trinoColumn.getEncodings());
+                assertThat(column.getCodec()).isEqualTo(trinoColumn.getCodec());
+                assertThat(column.getPrimitiveType()).isEqualTo(trinoColumn.getPrimitiveType());
+            }
+        }
+        // the first split's row groups start at row 0 of the file
+        assertThat(FooterRowGroupFilter.blocks(footer, 0, middle, descriptors, dataSourceId).getFirst().fileRowCountOffset()).isZero();
     }
 
     @Test
