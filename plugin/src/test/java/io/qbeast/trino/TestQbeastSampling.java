@@ -250,7 +250,10 @@ class TestQbeastSampling
         assertThat(full.positions()).isEqualTo(15000);
         assertThat(wide.splits()).isLessThan(full.splits());
         assertThat(narrow.splits()).isLessThan(wide.splits());
-        assertThat(narrow.splits()).isLessThan(full.splits() / 2);
+        // files holding the top cubes (root and first level) span the whole space and are opened
+        // by any predicate: narrow opened 11-12 of 25-27 files over three layouts (weights are
+        // random), so half the files is no bound; a pruning that is broken opens all of them
+        assertThat(narrow.splits()).isLessThan(full.splits() * 2 / 3);
         // two keys open no more files than half the key range, and read fewer rows (the files of
         // a random layout may all touch both ranges: splits alone can tie)
         assertThat(point.splits()).isLessThanOrEqualTo(wide.splits());
