@@ -10,8 +10,13 @@ import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
+import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -164,6 +169,26 @@ class TestQbeastIntrospection
                 .isEqualTo(computeActual("SELECT count(*) FROM tpch.tiny.orders WHERE " + predicate).getOnlyValue());
     }
 
+    @Test
+    void testExplainAnalyzeCountsRowGroupsRead()
+            throws IOException
+    {
+        // the truth: the row groups of every data file, from their footers
+        long total = 0;
+        for (MaterializedRow row : rows("SELECT path FROM \"orders_c$files\"")) {
+            total += rowGroups((String) row.getField(0));
+        }
+        // a full scan reads every row group once (a row group belongs to the split of its first byte)
+        Map<String, Long> all = explainAnalyzeMetrics("SELECT sum(totalprice) FROM orders_c");
+        assertThat(all.get(QbeastParquetPageSource.ROW_GROUPS_READ)).isEqualTo(total);
+        assertThat(all.get(QbeastParquetPageSource.ROW_GROUPS_SKIPPED)).isEqualTo(0L);
+        // a range reads fewer; read and skipped together are the row groups of the files scanned
+        Map<String, Long> range = explainAnalyzeMetrics("SELECT sum(totalprice) FROM orders_c WHERE custkey BETWEEN 100 AND 150 AND totalprice < 100000");
+        long read = range.get(QbeastParquetPageSource.ROW_GROUPS_READ);
+        assertThat(read).isPositive();
+        assertThat(read + range.get(QbeastParquetPageSource.ROW_GROUPS_SKIPPED)).isLessThan(total);
+    }
+
     // ---- planning cost ----
 
     @Test
@@ -239,6 +264,16 @@ class TestQbeastIntrospection
                 QbeastSplitSource.FILES_PRUNED_BY_BOUNDS);
         long positions = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats().getPhysicalInputPositions();
         return new Analyzed(metrics, positions);
+    }
+
+    /** Row groups of a data file of the local warehouse, from its Parquet footer. */
+    private long rowGroups(String path)
+            throws IOException
+    {
+        String relative = path.replaceFirst("^(local|file):/+", "");
+        byte[] bytes = Files.readAllBytes(root.resolve(relative));
+        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        return Util.readFileMetaData(new ByteArrayInputStream(bytes, bytes.length - 8 - footerLength, footerLength)).getRow_groups().size();
     }
 
     private QueryStats queryStats(String sql)

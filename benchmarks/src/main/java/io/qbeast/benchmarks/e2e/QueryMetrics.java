@@ -12,7 +12,9 @@ import static java.util.Objects.requireNonNull;
  * What Trino itself recorded about one finished query, read from the coordinator's
  * {@code GET /v1/query/{queryId}} JSON ({@code queryStats}): CPU and wall time, planning time,
  * physical input (bytes and rows the connectors read), the splits of the table scans (one split
- * per data file or file piece) and the bytes the writers produced.
+ * per data file or file piece) and the bytes the writers produced; for qbeast scans also the data
+ * files the split source kept and the row groups the readers read (qbeast's own metrics, which
+ * the stock connector does not report: 0 there).
  */
 public record QueryMetrics(
         String queryId,
@@ -23,8 +25,14 @@ public record QueryMetrics(
         double physicalInputRows,
         double scanSplits,
         double writtenBytes,
-        double outputRows)
+        double outputRows,
+        double filesScanned,
+        double rowGroupsRead)
 {
+    // the names of qbeast's split-source and page-source metrics (QbeastSplitSource, QbeastParquetPageSource)
+    static final String FILES_SCANNED = "qbeast_files_scanned";
+    static final String ROW_GROUPS_READ = "qbeast_row_groups_read";
+
     public QueryMetrics
     {
         requireNonNull(queryId, "queryId is null");
@@ -37,13 +45,17 @@ public record QueryMetrics(
             throw new IllegalArgumentException("no queryStats in " + info.path("queryId"));
         }
         double splits = 0;
+        double rowGroups = 0;
         for (JsonNode operator : stats.path("operatorSummaries")) {
             String type = operator.path("operatorType").asText();
             // table scans: one driver per split of the source pipeline
             if (type.equals("TableScanOperator") || type.equals("ScanFilterAndProjectOperator")) {
                 splits += operator.path("totalDrivers").asDouble();
+                rowGroups += count(operator.path("connectorMetrics"), ROW_GROUPS_READ);
             }
         }
+        // split-source metrics are kept per stage (by plan node), not in the query's operator summaries
+        double files = filesScanned(info.path("outputStage"));
         return new QueryMetrics(
                 info.path("queryId").asText(),
                 millis(stats.path("totalCpuTime").asText()),
@@ -53,13 +65,36 @@ public record QueryMetrics(
                 stats.path("physicalInputPositions").asDouble(),
                 splits,
                 bytes(stats.path("physicalWrittenDataSize").asText()),
-                stats.path("outputPositions").asDouble());
+                stats.path("outputPositions").asDouble(),
+                files,
+                rowGroups);
+    }
+
+    /** The files qbeast's split sources kept in a stage and its sub-stages (Trino 476: {@code outputStage}, {@code subStages}). */
+    private static double filesScanned(JsonNode stage)
+    {
+        double files = 0;
+        for (JsonNode metrics : stage.path("stageStats").path("splitSourceMetrics")) {
+            files += count(metrics, FILES_SCANNED);
+        }
+        for (JsonNode subStage : stage.path("subStages")) {
+            files += filesScanned(subStage);
+        }
+        return files;
+    }
+
+    /** A {@code LongCount} of a connector's {@code Metrics} JSON ({@code {"name": {"total": n}}}), 0 when absent. */
+    private static double count(JsonNode metrics, String name)
+    {
+        return metrics.path(name).path("total").asDouble(0);
     }
 
     /** The metrics by the names the reports use. */
     public Map<String, Double> asMap()
     {
         return Map.of(
+                "files", filesScanned,
+                "row_groups", rowGroupsRead,
                 "cpu_ms", cpuMillis,
                 "wall_ms", wallMillis,
                 "planning_ms", planningMillis,

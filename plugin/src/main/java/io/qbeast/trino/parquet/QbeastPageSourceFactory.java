@@ -241,7 +241,7 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroupsInSplit - rowGroups.size());
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);

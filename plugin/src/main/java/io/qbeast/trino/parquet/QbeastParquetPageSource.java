@@ -45,6 +45,7 @@ public final class QbeastParquetPageSource
         implements ConnectorPageSource
 {
     private static final long INSTANCE_SIZE = instanceSize(QbeastParquetPageSource.class);
+    public static final String ROW_GROUPS_READ = "qbeast_row_groups_read";
     public static final String ROW_GROUPS_SKIPPED = "qbeast_row_groups_skipped";
     public static final String ROWS_DROPPED_BY_WEIGHT = "qbeast_rows_dropped_by_weight";
     public static final String SPLITS_STOPPED_AT_BOUND = "qbeast_splits_stopped_at_weight_bound";
@@ -58,6 +59,7 @@ public final class QbeastParquetPageSource
     private final Optional<RowFilter> rowFilter;
     // rows are in ascending stored weight (files of the qbeast writer): the first weight at or past the bound ends the split
     private final boolean sortedByWeight;
+    private final long rowGroupsRead;
     private final long rowGroupsSkipped;
 
     private long completedPositions;
@@ -75,16 +77,18 @@ public final class QbeastParquetPageSource
 
     QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter)
     {
-        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, rowFilter, false, 0);
+        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, rowFilter, false, 0, 0);
     }
 
     /**
      * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
+     * @param rowGroupsRead row groups of the split given to the reader, for {@link #getMetrics()}
      * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}
      */
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, boolean sortedByWeight, long rowGroupsSkipped)
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
     {
         this.sortedByWeight = sortedByWeight;
+        this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsSkipped = rowGroupsSkipped;
         this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
         this.reader = requireNonNull(reader, "reader is null");
@@ -187,13 +191,15 @@ public final class QbeastParquetPageSource
 
     /**
      * The reader's metrics plus, shown by {@code EXPLAIN ANALYZE VERBOSE} as the scan's connector
-     * metrics: row groups skipped by statistics, rows read but dropped by the sample's weight
-     * bound, and splits whose reading stopped at the bound before their end.
+     * metrics: row groups given to the reader (one read only up to the weight bound counts too),
+     * row groups skipped by statistics, rows read but dropped by the sample's weight bound, and
+     * splits whose reading stopped at the bound before their end.
      */
     @Override
     public Metrics getMetrics()
     {
         return reader.getMetrics().mergeWith(new Metrics(ImmutableMap.of(
+                ROW_GROUPS_READ, new LongCount(rowGroupsRead),
                 ROW_GROUPS_SKIPPED, new LongCount(rowGroupsSkipped),
                 ROWS_DROPPED_BY_WEIGHT, new LongCount(rowsDroppedByWeight),
                 SPLITS_STOPPED_AT_BOUND, new LongCount(pastWeightBound ? 1 : 0))));
