@@ -93,8 +93,8 @@ public record QueryMetrics(
     public Map<String, Double> asMap()
     {
         return Map.of(
-                "files", filesScanned,
-                "row_groups", rowGroupsRead,
+                "files_scanned", filesScanned,
+                "row_groups_read", rowGroupsRead,
                 "cpu_ms", cpuMillis,
                 "wall_ms", wallMillis,
                 "planning_ms", planningMillis,

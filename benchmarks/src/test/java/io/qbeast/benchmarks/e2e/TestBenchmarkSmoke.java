@@ -76,9 +76,9 @@ public class TestBenchmarkSmoke
         assertThat(query.get(key("Q1.1", QuerySuite.ICEBERG, "input_bytes"))).isPositive();
         assertThat(query.get(key("Q1.1", QuerySuite.ICEBERG, "splits"))).isGreaterThanOrEqualTo(1);
         // qbeast's own counts, read from the query JSON: its split source's files and its readers' row groups
-        assertThat(query.get(key("Q1.1", QuerySuite.QBEAST, "files"))).isGreaterThanOrEqualTo(1);
-        assertThat(query.get(key("Q1.1", QuerySuite.QBEAST, "row_groups"))).isGreaterThanOrEqualTo(1);
-        assertThat(query.get(key("Q1.1", QuerySuite.ICEBERG, "row_groups"))).isZero();
+        assertThat(query.get(key("Q1.1", QuerySuite.QBEAST, "files_scanned"))).isGreaterThanOrEqualTo(1);
+        assertThat(query.get(key("Q1.1", QuerySuite.QBEAST, "row_groups_read"))).isGreaterThanOrEqualTo(1);
+        assertThat(query.get(key("Q1.1", QuerySuite.ICEBERG, "row_groups_read"))).isZero();
 
         Map<String, Double> sample = medians(output, date, "sample");
         for (String percent : List.of("0.1%", "1%", "10%")) {
