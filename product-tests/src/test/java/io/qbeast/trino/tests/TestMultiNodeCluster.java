@@ -106,8 +106,19 @@ public class TestMultiNodeCluster
                     .isEqualTo(60175L);
         }
         String queryId = (String) scalar("SELECT query_id FROM system.runtime.queries WHERE strpos(query, '" + "several' || '-writers" + "') > 0 AND query LIKE 'INSERT%'");
-        long writerNodes = (long) scalar("SELECT count(DISTINCT node_id) FROM system.runtime.tasks WHERE query_id = '" + queryId + "' AND physical_written_bytes > 0");
-        long writerTasks = (long) scalar("SELECT count(*) FROM system.runtime.tasks WHERE query_id = '" + queryId + "' AND physical_written_bytes > 0");
+        // system.runtime.tasks is gathered from the nodes the coordinator sees as active when it is
+        // read; on a loaded machine a worker can miss a heartbeat and its tasks are absent for a
+        // moment (a fresh-clone CI run once counted 1 node), so ask again until both workers
+        // answer; the tasks' figures themselves are final, the INSERT has finished
+        String writers = "FROM system.runtime.tasks WHERE query_id = '" + queryId + "' AND physical_written_bytes > 0";
+        long writerNodes = (long) scalar("SELECT count(DISTINCT node_id) " + writers);
+        for (long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); writerNodes != 2 && System.nanoTime() < deadline; ) {
+            System.out.printf("TestMultiNodeCluster: %d active nodes; tasks of %s: %s%n", trino.activeNodes(), queryId,
+                    scalar("SELECT array_join(array_agg(node_id || ':' || task_id || ':' || state || ':' || CAST(physical_written_bytes AS varchar)), ', ') FROM system.runtime.tasks WHERE query_id = '" + queryId + "'"));
+            Thread.sleep(1000);
+            writerNodes = (long) scalar("SELECT count(DISTINCT node_id) " + writers);
+        }
+        long writerTasks = (long) scalar("SELECT count(*) " + writers);
         long files = dataFiles(latestMetadata("lineitem_writers"));
         System.out.printf("TestMultiNodeCluster: INSERT %s written by %d tasks on %d nodes, %d data files%n", queryId, writerTasks, writerNodes, files);
         assertThat(writerNodes).as("nodes whose tasks wrote data").isEqualTo(2);
