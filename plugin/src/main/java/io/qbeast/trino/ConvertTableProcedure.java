@@ -204,9 +204,9 @@ public class ConvertTableProcedure
                 throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "indexed_columns names column '%s', which table %s does not have".formatted(column, name));
             }
             Type type = TypeConverter.toTrinoType(field.type(), typeManager);
-            if (!PointMapper.isIndexable(type)) {
+            if (!ValueEncoding.isIndexable(type)) {
                 throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column '%s' of type %s cannot be indexed: indexed_columns accepts %s columns".formatted(
-                        column, type.getDisplayName(), PointMapper.INDEXABLE_TYPES));
+                        column, type.getDisplayName(), ValueEncoding.INDEXABLE_TYPES));
             }
         }
     }

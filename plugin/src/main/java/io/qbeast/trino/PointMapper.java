@@ -13,60 +13,33 @@ import io.qbeast.index.transform.DoubleLinearTransformation;
 import io.qbeast.index.transform.HashTransformation;
 import io.qbeast.index.transform.LongLinearTransformation;
 import io.qbeast.index.transform.OrderedBytesTransformation;
-import io.qbeast.index.transform.SignedInt128;
 import io.qbeast.index.transform.Transformation;
 import io.qbeast.index.transform.ValueDomain;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
-import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
-import io.trino.spi.type.CharType;
-import io.trino.spi.type.DateType;
-import io.trino.spi.type.DecimalType;
-import io.trino.spi.type.DoubleType;
-import io.trino.spi.type.Int128;
-import io.trino.spi.type.IntegerType;
-import io.trino.spi.type.LongTimestampWithTimeZone;
-import io.trino.spi.type.RealType;
-import io.trino.spi.type.SmallintType;
-import io.trino.spi.type.TimeType;
-import io.trino.spi.type.TimestampType;
-import io.trino.spi.type.TimestampWithTimeZoneType;
-import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.UuidType;
-import io.trino.spi.type.VarbinaryType;
-import io.trino.spi.type.VarcharType;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
+import static io.qbeast.trino.ValueEncoding.bytesValue;
+import static io.qbeast.trino.ValueEncoding.doubleValue;
+import static io.qbeast.trino.ValueEncoding.longValue;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Maps the indexed columns of Trino pages to index coordinates. Each SQL type is read into one of
- * the index's value domains, in an encoding whose order is the SQL order of the type:
- * <ul>
- *   <li>LONG: tinyint, smallint, integer, bigint; date (days); time (picoseconds of the day);
- *       timestamp (epoch microseconds); timestamp with time zone (UTC epoch microseconds; the zone
- *       does not take part in comparisons); short decimals (unscaled value);</li>
- *   <li>DOUBLE: real, double (NaN and infinities included); long decimals (unscaled value,
- *       correctly rounded);</li>
- *   <li>BYTES: varchar and char (UTF-8, whose byte order is the code point order), varbinary,
- *       uuid (the 16 bytes of its slice; hashed, since only equality is typical for UUIDs);</li>
- *   <li>BOOLEAN: boolean.</li>
- * </ul>
- * NULL maps to the transformation's null coordinate. This is the mapping {@code index/README.md}
- * ("Value domains") specifies; reads that prune by cube regions must use the same one.
+ * Maps the indexed columns of Trino pages to index coordinates: each value is encoded into its
+ * value domain by {@link ValueEncoding} (the encoding the pruner uses too) and mapped through the
+ * revision's transformation; NULL maps to the transformation's null coordinate.
  */
 public final class PointMapper
 {
     /** The most columns one table can index (the fan-out of a cube is 2^dimensions). */
     public static final int MAX_DIMENSIONS = 16;
-    public static final String INDEXABLE_TYPES = "boolean, tinyint, smallint, integer, bigint, real, double, decimal, date, time, timestamp, " +
-            "timestamp with time zone, varchar, char, varbinary and uuid";
 
     private final List<String> names;
     private final List<Integer> channels;
@@ -83,41 +56,13 @@ public final class PointMapper
         this.channels = List.copyOf(requireNonNull(channels, "channels is null"));
         this.types = List.copyOf(requireNonNull(types, "types is null"));
         for (Type type : types) {
-            domainOf(type);
+            ValueEncoding.domainOf(type);
         }
     }
 
     public int dimensions()
     {
         return names.size();
-    }
-
-    public static boolean isIndexable(Type type)
-    {
-        return findDomain(type) != null;
-    }
-
-    public static ValueDomain domainOf(Type type)
-    {
-        ValueDomain domain = findDomain(type);
-        if (domain == null) {
-            throw new TrinoException(QBEAST_INVALID_METADATA, "Type %s cannot be indexed".formatted(type.getDisplayName()));
-        }
-        return domain;
-    }
-
-    private static ValueDomain findDomain(Type type)
-    {
-        return switch (type) {
-            case BooleanType _ -> ValueDomain.BOOLEAN;
-            case TinyintType _, SmallintType _, IntegerType _, BigintType _, DateType _, TimeType _ -> ValueDomain.LONG;
-            case TimestampType timestamp when timestamp.isShort() -> ValueDomain.LONG;
-            case TimestampWithTimeZoneType timestamp when !timestamp.isShort() && timestamp.getPrecision() <= 6 -> ValueDomain.LONG;
-            case DecimalType decimal -> decimal.isShort() ? ValueDomain.LONG : ValueDomain.DOUBLE;
-            case RealType _, DoubleType _ -> ValueDomain.DOUBLE;
-            case VarcharType _, CharType _, VarbinaryType _, UuidType _ -> ValueDomain.BYTES;
-            default -> null;
-        };
     }
 
     /** Empty profiles, one per indexed column, for proposing a first revision. */
@@ -130,7 +75,7 @@ public final class PointMapper
                 profiles.add(new FixedColumnProfile(name, new HashTransformation(ValueDomain.BYTES)));
                 continue;
             }
-            profiles.add(switch (domainOf(types.get(dimension))) {
+            profiles.add(switch (ValueEncoding.domainOf(types.get(dimension))) {
                 case LONG -> new LongColumnProfile(name);
                 case DOUBLE -> new DoubleColumnProfile(name);
                 case BYTES -> new BytesColumnProfile(name);
@@ -185,7 +130,7 @@ public final class PointMapper
                             profile.addNull();
                         }
                         else {
-                            Slice slice = type.getSlice(block, position);
+                            Slice slice = bytesValue(type, block, position);
                             profile.add(slice.byteArray(), slice.byteArrayOffset(), slice.length());
                         }
                     }
@@ -226,7 +171,7 @@ public final class PointMapper
                             coordinates[index] = nullCoordinate;
                         }
                         else {
-                            Slice slice = type.getSlice(block, position);
+                            Slice slice = bytesValue(type, block, position);
                             coordinates[index] = ordered.coordinate(slice.byteArray(), slice.byteArrayOffset(), slice.length());
                         }
                     }
@@ -278,32 +223,10 @@ public final class PointMapper
             case LONG -> hash.coordinate(longValue(type, block, position));
             case DOUBLE -> hash.coordinate(doubleValue(type, block, position));
             case BYTES -> {
-                Slice slice = type.getSlice(block, position);
+                Slice slice = bytesValue(type, block, position);
                 yield hash.coordinate(slice.byteArray(), slice.byteArrayOffset(), slice.length());
             }
             case BOOLEAN -> throw new IllegalStateException("boolean columns are never hashed");
-        };
-    }
-
-    private static long longValue(Type type, Block block, int position)
-    {
-        if (type instanceof TimestampWithTimeZoneType) {
-            LongTimestampWithTimeZone timestamp = (LongTimestampWithTimeZone) type.getObject(block, position);
-            return timestamp.getEpochMillis() * 1000 + timestamp.getPicosOfMilli() / 1_000_000;
-        }
-        return type.getLong(block, position);
-    }
-
-    private static double doubleValue(Type type, Block block, int position)
-    {
-        return switch (type) {
-            case DoubleType _ -> type.getDouble(block, position);
-            case RealType _ -> Float.intBitsToFloat((int) type.getLong(block, position));
-            case DecimalType _ -> {
-                Int128 value = (Int128) type.getObject(block, position);
-                yield SignedInt128.toDouble(value.getHigh(), value.getLow());
-            }
-            default -> throw new IllegalArgumentException("Not a DOUBLE-domain type: " + type);
         };
     }
 
@@ -314,7 +237,7 @@ public final class PointMapper
         }
         for (int dimension = 0; dimension < names.size(); dimension++) {
             IndexedColumn column = revision.column(dimension);
-            if (!column.name().equals(names.get(dimension)) || column.transformation().domain() != domainOf(types.get(dimension))) {
+            if (!column.name().equals(names.get(dimension)) || column.transformation().domain() != ValueEncoding.domainOf(types.get(dimension))) {
                 throw new TrinoException(QBEAST_INVALID_METADATA, "Revision %s dimension %s is %s (%s), but the table indexes %s of type %s".formatted(
                         revision.id(), dimension, column.name(), column.transformation().domain(), names.get(dimension), types.get(dimension).getDisplayName()));
             }

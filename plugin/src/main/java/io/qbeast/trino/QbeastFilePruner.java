@@ -1,6 +1,5 @@
 package io.qbeast.trino;
 
-import io.airlift.slice.Slice;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.index.FileFacts;
@@ -18,14 +17,7 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.predicate.ValueSet;
-import io.trino.spi.type.DecimalType;
-import io.trino.spi.type.Int128;
-import io.trino.spi.type.LongTimestamp;
-import io.trino.spi.type.LongTimestampWithTimeZone;
-import io.trino.spi.type.RealType;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.TimestampWithTimeZoneType;
-import io.qbeast.index.transform.SignedInt128;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
@@ -36,7 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
+import static io.qbeast.trino.ValueEncoding.bytesValue;
+import static io.qbeast.trino.ValueEncoding.doubleValue;
+import static io.qbeast.trino.ValueEncoding.longValue;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -205,8 +199,8 @@ public final class QbeastFilePruner
                     low == null ? Double.NEGATIVE_INFINITY : doubleValue(type, low), true,
                     high == null ? Double.NaN : doubleValue(type, high), true);
             case OrderedBytesTransformation ordered -> ordered.range(
-                    low == null ? null : bytes(low), true,
-                    high == null ? null : bytes(high), true);
+                    low == null ? null : bytesValue(type, low).getBytes(), true,
+                    high == null ? null : bytesValue(type, high).getBytes(), true);
             case BooleanTransformation bool -> bool.range(
                     low == null ? false : (Boolean) low, true,
                     high == null ? true : (Boolean) high, true);
@@ -217,39 +211,9 @@ public final class QbeastFilePruner
                 case DOUBLE -> hash.range(
                         low == null ? Double.NEGATIVE_INFINITY : doubleValue(type, low), true,
                         high == null ? Double.NaN : doubleValue(type, high), true);
-                case BYTES -> hash.range(low == null ? null : bytes(low), true, high == null ? null : bytes(high), true);
+                case BYTES -> hash.range(low == null ? null : bytesValue(type, low).getBytes(), true, high == null ? null : bytesValue(type, high).getBytes(), true);
                 case BOOLEAN -> CoordinateRanges.all();
             };
         };
-    }
-
-    /** The LONG-domain value of a Trino native value (see {@code PointMapper}). */
-    private static long longValue(Type type, Object value)
-    {
-        return switch (value) {
-            case Long longValue when type instanceof TimestampWithTimeZoneType -> unpackMillisUtc(longValue) * 1000;
-            case Long longValue -> longValue;
-            case LongTimestamp timestamp -> timestamp.getEpochMicros();
-            case LongTimestampWithTimeZone timestamp -> timestamp.getEpochMillis() * 1000 + timestamp.getPicosOfMilli() / 1_000_000;
-            default -> throw new IllegalArgumentException("Not a LONG-domain value: " + value.getClass());
-        };
-    }
-
-    private static double doubleValue(Type type, Object value)
-    {
-        return switch (value) {
-            case Double doubleValue -> doubleValue;
-            case Long longValue when type instanceof RealType -> Float.intBitsToFloat((int) (long) longValue);
-            case Int128 int128 when type instanceof DecimalType -> SignedInt128.toDouble(int128.getHigh(), int128.getLow());
-            default -> throw new IllegalArgumentException("Not a DOUBLE-domain value: " + value.getClass());
-        };
-    }
-
-    private static byte[] bytes(Object value)
-    {
-        if (value instanceof Slice slice) {
-            return slice.getBytes();
-        }
-        throw new IllegalArgumentException("Not a BYTES-domain value: " + value.getClass());
     }
 }

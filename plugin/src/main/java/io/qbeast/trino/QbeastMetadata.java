@@ -950,9 +950,9 @@ public class QbeastMetadata
             if (!seen.add(name)) {
                 throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' lists column '%s' more than once".formatted(INDEXED_COLUMNS, name));
             }
-            if (!PointMapper.isIndexable(column.getType())) {
+            if (!ValueEncoding.isIndexable(column.getType())) {
                 throw new TrinoException(INVALID_TABLE_PROPERTY, "Column '%s' of type %s cannot be indexed: %s accepts %s columns".formatted(
-                        name, column.getType().getDisplayName(), INDEXED_COLUMNS, PointMapper.INDEXABLE_TYPES));
+                        name, column.getType().getDisplayName(), INDEXED_COLUMNS, ValueEncoding.INDEXABLE_TYPES));
             }
         }
         if (indexedColumns.size() > PointMapper.MAX_DIMENSIONS) {

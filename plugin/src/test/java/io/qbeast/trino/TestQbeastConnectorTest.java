@@ -439,7 +439,7 @@ public class TestQbeastConnectorTest
                     Optional<String> indexed = Optional.empty();
                     if (element instanceof ColumnDefinition column) {
                         Type type = getQueryRunner().getPlannerContext().getTypeManager().getType(toTypeSignature(column.getType()));
-                        if (PointMapper.isIndexable(type)) {
+                        if (ValueEncoding.isIndexable(type)) {
                             indexed = Optional.of(column.getName().getOriginalParts().getLast().getValue());
                         }
                     }
@@ -487,7 +487,7 @@ public class TestQbeastConnectorTest
     private static Optional<String> firstIndexable(List<String> names, List<Type> types)
     {
         for (int i = 0; i < types.size() && i < names.size(); i++) {
-            if (PointMapper.isIndexable(types.get(i))) {
+            if (ValueEncoding.isIndexable(types.get(i))) {
                 return Optional.of(names.get(i));
             }
         }
