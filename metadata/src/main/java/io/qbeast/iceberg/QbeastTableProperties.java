@@ -83,7 +83,15 @@ public final class QbeastTableProperties
     public static OptionalLong cubeSize(Map<String, String> properties)
     {
         String value = properties.get(CUBE_SIZE);
-        return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value.trim()));
+        if (value == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(value.trim()));
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid " + CUBE_SIZE + ": " + value, e);
+        }
     }
 
     /** Revision ids in commit order (the last is the current revision). */
@@ -93,7 +101,12 @@ public final class QbeastTableProperties
         if (value == null) {
             return ImmutableList.of();
         }
-        return COMMA.splitToStream(value).map(Long::parseLong).collect(ImmutableList.toImmutableList());
+        try {
+            return COMMA.splitToStream(value).map(Long::parseLong).collect(ImmutableList.toImmutableList());
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid " + REVISIONS + ": " + value, e);
+        }
     }
 
     public static String revisionKey(long revisionId)

@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.index.FileFacts;
@@ -45,22 +46,23 @@ import static java.util.Objects.requireNonNull;
  */
 public final class QbeastFilePruner
 {
-    private final Map<String, String> tableProperties;
+    private final Optional<QbeastTableMetadata> qbeast;
     private final int cubeFieldId;
     private final int weightFieldId;
-    private final List<String> indexedColumns;
     private final long weightBound;
     private final Map<Long, Optional<QuerySpace>> spaces = new HashMap<>();
     private TupleDomain<QbeastColumnHandle> predicate;
 
-    public QbeastFilePruner(Schema schema, Map<String, String> tableProperties, TupleDomain<QbeastColumnHandle> predicate, long weightBound)
+    /**
+     * @param qbeast the table's qbeast metadata; empty for a table of another engine (nothing is pruned by region)
+     */
+    public QbeastFilePruner(Schema schema, Optional<QbeastTableMetadata> qbeast, TupleDomain<QbeastColumnHandle> predicate, long weightBound)
     {
-        this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
+        this.qbeast = requireNonNull(qbeast, "qbeast is null");
         Types.NestedField cube = schema.findField(QbeastTableProperties.CUBE_COLUMN);
         Types.NestedField weight = schema.findField(QbeastTableProperties.WEIGHT_COLUMN);
         this.cubeFieldId = cube == null ? -1 : cube.fieldId();
         this.weightFieldId = weight == null ? -1 : weight.fieldId();
-        this.indexedColumns = QbeastTableProperties.isQbeastTable(tableProperties) ? QbeastTableProperties.indexedColumns(tableProperties) : List.of();
         this.predicate = requireNonNull(predicate, "predicate is null");
         this.weightBound = weightBound;
     }
@@ -113,17 +115,11 @@ public final class QbeastFilePruner
 
     private Optional<QuerySpace> space(long revisionId)
     {
-        Optional<String> json = QbeastTableProperties.revisionJson(tableProperties, revisionId);
-        if (json.isEmpty()) {
+        Optional<Revision> found = qbeast.flatMap(metadata -> metadata.revision(revisionId));
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        Revision revision;
-        try {
-            revision = Revision.fromJson(json.get());
-        }
-        catch (RuntimeException e) {
-            return Optional.empty();
-        }
+        Revision revision = found.get();
         Map<String, Domain> domains = new HashMap<>();
         predicate.getDomains().orElseThrow().forEach((column, domain) -> domains.put(column.name(), domain));
         List<CoordinateRanges> ranges = new ArrayList<>(revision.dimensions());

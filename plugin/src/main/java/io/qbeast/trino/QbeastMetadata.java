@@ -15,6 +15,7 @@ import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.iceberg.IcebergCommits;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
+import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.index.Weight;
 import io.trino.filesystem.FileEntry;
@@ -300,10 +301,10 @@ public class QbeastMetadata
                 .collect(toImmutableList());
         ImmutableMap.Builder<String, Object> properties = ImmutableMap.builder();
         Map<String, String> icebergProperties = table.properties();
-        if (QbeastTableProperties.isQbeastTable(icebergProperties)) {
-            properties.put(INDEXED_COLUMNS, QbeastTableProperties.indexedColumns(icebergProperties));
-            QbeastTableProperties.cubeSize(icebergProperties).ifPresent(cubeSize -> properties.put(CUBE_SIZE, cubeSize));
-        }
+        qbeastMetadata(name, table).ifPresent(qbeast -> {
+            properties.put(INDEXED_COLUMNS, qbeast.indexedColumns());
+            qbeast.cubeSize().ifPresent(cubeSize -> properties.put(CUBE_SIZE, cubeSize));
+        });
         return new ConnectorTableMetadata(name, columns, properties.buildOrThrow(), Optional.ofNullable(icebergProperties.get(TABLE_COMMENT)));
     }
 
@@ -441,19 +442,7 @@ public class QbeastMetadata
         List<QbeastColumnHandle> inputColumns = tableMetadata.getColumns().stream()
                 .map(column -> columnHandle(table.schema().findField(column.getName())))
                 .collect(toImmutableList());
-        return new QbeastWritableTableHandle(
-                tableMetadata.getTable().getSchemaName(),
-                tableMetadata.getTable().getTableName(),
-                SchemaParser.toJson(table.schema()),
-                inputColumns,
-                dataLocation,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                QbeastTableProperties.indexedColumns(table.properties()),
-                QbeastTableProperties.cubeSize(table.properties()).orElse(config.getDefaultCubeSize()),
-                storageProperties(table.properties()),
-                ownedLocation.map(Location::toString));
+        return writableHandle(tableMetadata.getTable(), table, inputColumns, Optional.empty(), ownedLocation);
     }
 
     @Override
@@ -489,18 +478,18 @@ public class QbeastMetadata
         // what it receives, as in CTAS
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
         Table table = getIcebergTable(handle.schemaTableName());
-        Optional<String> revisionJson;
+        Optional<Revision> current;
         try {
-            revisionJson = QbeastTableProperties.isQbeastTable(table.properties()) ? QbeastTableProperties.currentRevisionJson(table.properties()) : Optional.empty();
+            current = QbeastTableMetadata.of(table.properties()).flatMap(QbeastTableMetadata::currentRevision);
         }
-        catch (RuntimeException e) {
+        catch (IllegalArgumentException e) {
             // beginInsert reports the invalid properties
             return Optional.empty();
         }
-        if (revisionJson.isEmpty()) {
+        if (current.isEmpty()) {
             return Optional.empty();
         }
-        Revision revision = Revision.fromJson(revisionJson.get());
+        Revision revision = current.get();
         String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
         IndexState state = handle.snapshotId()
                 .map(snapshotId -> indexStateCache.get(fileSystem, metadataLocation, snapshotId).state(revision))
@@ -509,7 +498,7 @@ public class QbeastMetadata
         RegionCuts cuts = RegionCuts.plan(state, regions);
         List<String> indexedColumns = revision.columns().stream().map(IndexedColumn::name).toList();
         // a region is never split between writers: its subtree is one writer's
-        return Optional.of(new ConnectorTableLayout(new QbeastRegionPartitioningHandle(revisionJson.get(), Longs.asList(cuts.cuts())), indexedColumns, false));
+        return Optional.of(new ConnectorTableLayout(new QbeastRegionPartitioningHandle(revision.toJson(), Longs.asList(cuts.cuts())), indexedColumns, false));
     }
 
     @Override
@@ -524,33 +513,11 @@ public class QbeastMetadata
         checkNoRetries(retryMode);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
         Table table = getIcebergTable(handle.schemaTableName());
-        Map<String, String> properties = table.properties();
-        if (!QbeastTableProperties.isQbeastTable(properties)) {
+        if (qbeastMetadata(handle.schemaTableName(), table).isEmpty()) {
             throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
         }
-        Optional<String> revisionJson;
-        try {
-            revisionJson = QbeastTableProperties.currentRevisionJson(properties);
-        }
-        catch (RuntimeException e) {
-            throw new TrinoException(QBEAST_INVALID_METADATA, "Invalid qbeast properties of table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        String dataLocation = dataLocation(table);
-        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation), Optional.empty(), Optional.empty()));
-        String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
-        return new QbeastWritableTableHandle(
-                handle.schemaName(),
-                handle.tableName(),
-                SchemaParser.toJson(table.schema()),
-                columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()),
-                dataLocation,
-                handle.snapshotId().map(_ -> metadataLocation),
-                handle.snapshotId(),
-                revisionJson,
-                QbeastTableProperties.indexedColumns(properties),
-                QbeastTableProperties.cubeSize(properties).orElse(config.getDefaultCubeSize()),
-                storageProperties(properties),
-                Optional.empty());
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty()));
+        return writableHandle(handle.schemaTableName(), table, columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()), handle.snapshotId(), Optional.empty());
     }
 
     @Override
@@ -626,12 +593,11 @@ public class QbeastMetadata
         checkNoRetries(retryMode);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
         Table table = getIcebergTable(handle.schemaTableName());
-        if (!QbeastTableProperties.isQbeastTable(table.properties())) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables can be optimized".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
-        }
+        QbeastTableMetadata qbeast = qbeastMetadata(handle.schemaTableName(), table)
+                .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables can be optimized".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS)));
         OptimizeSelection.Mode mode = QbeastOptimize.parseMode((String) executeProperties.get(QbeastOptimize.MODE));
         Optional<Long> revision = Optional.ofNullable((Long) executeProperties.get(QbeastOptimize.REVISION));
-        QbeastOptimize.validateRevision(mode, revision, QbeastTableProperties.revisionIds(table.properties()));
+        QbeastOptimize.validateRevision(mode, revision, qbeast.revisionIds());
         return Optional.of(new QbeastTableExecuteHandle(handle.schemaName(), handle.tableName(), mode, revision, handle.snapshotId(), ImmutableList.of(), Optional.empty()));
     }
 
@@ -656,30 +622,8 @@ public class QbeastMetadata
         List<String> files = selectOptimizeFiles(table, handle, source).stream()
                 .map(DataFile::location)
                 .collect(toImmutableList());
-        Map<String, String> properties = table.properties();
-        Optional<String> revisionJson;
-        try {
-            revisionJson = QbeastTableProperties.currentRevisionJson(properties);
-        }
-        catch (RuntimeException e) {
-            throw new TrinoException(QBEAST_INVALID_METADATA, "Invalid qbeast properties of table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        String dataLocation = dataLocation(table);
-        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation), Optional.empty(), Optional.empty()));
-        String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
-        QbeastWritableTableHandle write = new QbeastWritableTableHandle(
-                handle.schemaName(),
-                handle.tableName(),
-                SchemaParser.toJson(table.schema()),
-                visibleColumns(table),
-                dataLocation,
-                source.snapshotId().map(_ -> metadataLocation),
-                source.snapshotId(),
-                revisionJson,
-                QbeastTableProperties.indexedColumns(properties),
-                QbeastTableProperties.cubeSize(properties).orElse(config.getDefaultCubeSize()),
-                storageProperties(properties),
-                Optional.empty());
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty()));
+        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, visibleColumns(table), source.snapshotId(), Optional.empty());
         return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
     }
 
@@ -689,7 +633,7 @@ public class QbeastMetadata
         if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
             return ImmutableList.of();
         }
-        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), table.properties(), source.predicate(), Weight.ALL);
+        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), qbeastMetadata(handle.schemaTableName(), table), source.predicate(), Weight.ALL);
         List<DataFile> candidates = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .useSnapshot(source.snapshotId().get())
@@ -705,8 +649,9 @@ public class QbeastMetadata
         catch (IOException e) {
             throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to plan the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
         }
-        OptionalLong newestRevision = QbeastTableProperties.currentRevisionJson(table.properties())
-                .map(json -> OptionalLong.of(Revision.fromJson(json).id()))
+        OptionalLong newestRevision = qbeastMetadata(handle.schemaTableName(), table)
+                .flatMap(QbeastTableMetadata::currentRevision)
+                .map(revision -> OptionalLong.of(revision.id()))
                 .orElse(OptionalLong.empty());
         Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
         Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
@@ -977,6 +922,39 @@ public class QbeastMetadata
             result = result.substring(0, result.length() - 1);
         }
         return result;
+    }
+
+    /** The table's qbeast metadata (empty if it is not a qbeast table); malformed entries are {@code QBEAST_INVALID_METADATA}. */
+    static Optional<QbeastTableMetadata> qbeastMetadata(SchemaTableName name, Table table)
+    {
+        try {
+            return QbeastTableMetadata.of(table.properties());
+        }
+        catch (IllegalArgumentException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Invalid qbeast properties of table %s: %s".formatted(name, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * The handle a write (CTAS, INSERT, optimize) gives its sinks: the table's schema, indexed
+     * columns, cube size and current revision, and the snapshot the write starts from.
+     */
+    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation)
+    {
+        QbeastTableMetadata qbeast = qbeastMetadata(name, table).orElseThrow();
+        return new QbeastWritableTableHandle(
+                name.getSchemaName(),
+                name.getTableName(),
+                SchemaParser.toJson(table.schema()),
+                inputColumns,
+                dataLocation(table),
+                snapshotId.map(_ -> ((HasTableOperations) table).operations().current().metadataFileLocation()),
+                snapshotId,
+                qbeast.currentRevision().map(Revision::toJson),
+                qbeast.indexedColumns(),
+                qbeast.cubeSize(config.getDefaultCubeSize()),
+                storageProperties(table.properties()),
+                ownedLocation.map(Location::toString));
     }
 
     private static String dataLocation(Table table)

@@ -76,7 +76,7 @@ public class QbeastSplitManager
                         .filter(column -> scanSchema.findField(column) != null)
                         .toList())
                 .planWith(executor);
-        QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), icebergTable.properties(), table.predicate(), table.weightUpperBound());
+        QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastMetadata.qbeastMetadata(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
         return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
     }
 

@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.index.CubeId;
@@ -110,10 +111,10 @@ final class QbeastSystemTables
                 new ColumnMetadata("max_weight", BIGINT),
                 new ColumnMetadata("min_weight_fraction", DOUBLE),
                 new ColumnMetadata("max_weight_fraction", DOUBLE)));
-        return new InMemorySystemTable(metadata, () -> cubeRows(table, fileSystem));
+        return new InMemorySystemTable(metadata, () -> cubeRows(table, name, fileSystem));
     }
 
-    private static List<Object[]> cubeRows(Table table, TrinoFileSystem fileSystem)
+    private static List<Object[]> cubeRows(Table table, SchemaTableName name, TrinoFileSystem fileSystem)
     {
         Snapshot snapshot = table.currentSnapshot();
         Types.NestedField cube = table.schema().findField(QbeastTableProperties.CUBE_COLUMN);
@@ -145,7 +146,7 @@ final class QbeastSystemTables
             throw new UncheckedIOException(e);
         }
 
-        Map<Long, Optional<Revision>> revisions = new HashMap<>();
+        Optional<QbeastTableMetadata> qbeast = QbeastMetadata.qbeastMetadata(name, table);
         List<Object[]> rows = new ArrayList<>(counts.size());
         counts.forEach((bytes, count) -> {
             CubeId id;
@@ -156,15 +157,7 @@ final class QbeastSystemTables
                 // a value another engine wrote: not a cube
                 return;
             }
-            Optional<Revision> revision = revisions.computeIfAbsent(id.revisionId(), revisionId -> QbeastTableProperties.revisionJson(table.properties(), revisionId)
-                    .flatMap(json -> {
-                        try {
-                            return Optional.of(Revision.fromJson(json));
-                        }
-                        catch (RuntimeException e) {
-                            return Optional.empty();
-                        }
-                    }));
+            Optional<Revision> revision = qbeast.flatMap(metadata -> metadata.revision(id.revisionId()));
             rows.add(new Object[] {
                     id.revisionId(),
                     id.toString(),
