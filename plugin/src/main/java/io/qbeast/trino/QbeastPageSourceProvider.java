@@ -26,7 +26,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Reads a split with the Parquet page source: the pushed-down predicate and the current dynamic
- * filter prune row groups; the engine filters the rows.
+ * filter prune row groups, and the page source enforces the predicate's domains on non-nested
+ * columns row by row ({@code QbeastMetadata.applyFilter} tells the engine so); the engine filters
+ * only by what is left (nested columns, expressions).
  */
 public class QbeastPageSourceProvider
         implements ConnectorPageSourceProvider

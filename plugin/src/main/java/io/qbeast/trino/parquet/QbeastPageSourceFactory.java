@@ -67,7 +67,8 @@ import static org.joda.time.DateTimeZone.UTC;
  * columns read and columns added after the file was written read as null. Row groups are pruned
  * with the predicate and with the sample's weight range {@code _qbeast_weight < weightUpperBound}
  * (files are written sorted by weight, so a sample reads a prefix of each file); the weight bound
- * is then enforced exactly per row, the predicate is not (the engine filters).
+ * is then enforced exactly per row, and so are the predicate's domains on the columns
+ * {@link #isEnforceable} accepts (the rest the engine filters).
  */
 public final class QbeastPageSourceFactory
 {

@@ -39,7 +39,9 @@ import static java.util.Objects.requireNonNull;
  * bound are dropped before any other column is decoded ({@link SourcePage#selectPositions}), so a
  * sample decodes only the rows it returns. Rows with no stored weight (files written by other
  * engines, or null weights) get a pseudo-random weight derived from the file and row position.
- * The table predicate is not enforced here: row-group pruning only, the engine filters rows.
+ * The table predicate's domains on non-nested columns are enforced here too ({@link RowFilter},
+ * compiled per split by {@link DomainFilter}), after the weight bound; the engine filters only by
+ * what {@code QbeastMetadata.applyFilter} leaves it.
  */
 public final class QbeastParquetPageSource
         implements ConnectorPageSource
