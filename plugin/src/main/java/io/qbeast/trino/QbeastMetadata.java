@@ -15,6 +15,7 @@ import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.iceberg.IcebergCommits;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
+import io.qbeast.trino.CommitFailures.Write;
 import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.index.Weight;
@@ -74,12 +75,9 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
@@ -452,21 +450,8 @@ public class QbeastMetadata
         PendingWrite write = requirePendingWrite();
         Transaction transaction = write.createTransaction().orElseThrow();
         List<CommitTaskData> tasks = decode(fragments);
-        try {
-            IcebergCommits.commitCreate(transaction, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session));
-        }
-        catch (AlreadyExistsException e) {
-            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + handle.schemaTableName(), e);
-        }
-        catch (CommitStateUnknownException e) {
-            pendingWrite = null;
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Creating table %s: the catalog did not confirm the commit; the table may or may not exist".formatted(handle.schemaTableName()), e);
-        }
-        catch (RuntimeException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to create table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        pendingWrite = null;
-        tables.remove(handle.schemaTableName());
+        commit(Write.CREATE, handle.schemaTableName(), OptionalLong.empty(),
+                () -> IcebergCommits.commitCreate(transaction, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session)));
         return Optional.empty();
     }
 
@@ -538,22 +523,9 @@ public class QbeastMetadata
         catch (NoSuchTableException e) {
             throw new TableNotFoundException(handle.schemaTableName(), e);
         }
-        try {
-            IcebergCommits.append(table, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session));
-        }
-        catch (CommitStateUnknownException e) {
-            // the files may be referenced by a committed snapshot: keep them
-            pendingWrite = null;
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Inserting into %s: the catalog did not confirm the commit; the rows may or may not have been added".formatted(handle.schemaTableName()), e);
-        }
-        catch (CommitFailedException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit to table %s after %s attempts against concurrent writers: %s".formatted(handle.schemaTableName(), IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
-        }
-        catch (RuntimeException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit to table %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        pendingWrite = null;
-        tables.remove(handle.schemaTableName());
+        Table target = table;
+        commit(Write.INSERT, handle.schemaTableName(), OptionalLong.empty(),
+                () -> IcebergCommits.append(target, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session)));
         return Optional.empty();
     }
 
@@ -730,26 +702,31 @@ public class QbeastMetadata
                 .putAll(snapshotSummary(session))
                 .putAll(report.toSnapshotSummary())
                 .buildOrThrow();
-        try {
-            IcebergCommits.rewrite(table, startSnapshotId, deleted, added, newRevisions(tasks), summary);
-        }
-        catch (ValidationException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s conflicts with a change committed since snapshot %s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(handle.schemaTableName(), startSnapshotId, e.getMessage()), e);
-        }
-        catch (CommitStateUnknownException e) {
-            pendingWrite = null;
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s: the catalog did not confirm the commit; it may or may not have been applied (no rows are lost either way)".formatted(handle.schemaTableName()), e);
-        }
-        catch (CommitFailedException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit the optimize of %s after %s attempts against concurrent writers; nothing was changed: %s".formatted(handle.schemaTableName(), IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
-        }
-        catch (RuntimeException e) {
-            throw new TrinoException(QBEAST_COMMIT_ERROR, "Failed to commit the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        pendingWrite = null;
-        tables.remove(handle.schemaTableName());
+        Table target = table;
+        commit(Write.OPTIMIZE, handle.schemaTableName(), OptionalLong.of(startSnapshotId),
+                () -> IcebergCommits.rewrite(target, startSnapshotId, deleted, added, newRevisions(tasks), summary));
         log.info("Optimize of %s (query %s): %s", handle.schemaTableName(), session.getQueryId(), report);
         return report;
+    }
+
+    /**
+     * Commits a write; on success or an unknown outcome its files are no longer this write's to
+     * remove (they are, or may be, referenced by the table), on any other failure they are removed
+     * when the query is cleaned up. Failures are mapped by {@link CommitFailures}.
+     */
+    private void commit(Write write, SchemaTableName table, OptionalLong startSnapshotId, Runnable commit)
+    {
+        try {
+            commit.run();
+        }
+        catch (RuntimeException e) {
+            if (CommitFailures.outcomeUnknown(e)) {
+                pendingWrite = null;
+            }
+            throw CommitFailures.toTrinoException(write, table, startSnapshotId, e);
+        }
+        pendingWrite = null;
+        tables.remove(table);
     }
 
     private List<QbeastColumnHandle> visibleColumns(Table table)
