@@ -30,11 +30,11 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.types.Types;
 
 import java.lang.invoke.MethodHandle;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import static io.qbeast.trino.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
@@ -115,7 +115,8 @@ public class ConvertTableProcedure
         requireArgument(schemaName != null && !schemaName.isEmpty(), "%s must be given".formatted(SCHEMA_NAME.toLowerCase(Locale.ENGLISH)));
         requireArgument(tableName != null && !tableName.isEmpty(), "%s must be given".formatted(TABLE_NAME.toLowerCase(Locale.ENGLISH)));
         SchemaTableName name = new SchemaTableName(schemaName, tableName);
-        List<String> indexedColumns = indexedColumns(indexedColumnsArgument);
+        IndexedColumnsRule rule = new IndexedColumnsRule("indexed_columns", "table " + name, INVALID_PROCEDURE_ARGUMENT);
+        List<String> indexedColumns = rule.checkNames(indexedColumnsArgument);
         long cubeSize = cubeSizeArgument == null ? config.getDefaultCubeSize() : cubeSizeArgument;
         requireArgument(cubeSize > 0, "cube_size must be positive, but is %s".formatted(cubeSize));
 
@@ -143,7 +144,7 @@ public class ConvertTableProcedure
                 case RESERVED_COLUMN_NAME, UNSUPPORTED_FORMAT_VERSION, PARTITIONED, NOT_PARQUET, DELETE_FILES -> NOT_SUPPORTED;
             }, "Cannot convert %s: %s".formatted(name, e.getMessage()), e);
         }
-        checkColumns(name, table.schema(), indexedColumns);
+        checkColumns(name, table.schema(), indexedColumns, rule);
 
         try {
             QbeastConversion.commit(candidate, indexedColumns, cubeSize);
@@ -158,26 +159,11 @@ public class ConvertTableProcedure
                 name, indexedColumns, cubeSize, candidate.dataFiles(), candidate.records());
     }
 
-    private static List<String> indexedColumns(List<?> argument)
-    {
-        requireArgument(argument != null && !argument.isEmpty(), "indexed_columns must list at least one column, e.g. indexed_columns => ARRAY['x', 'y']");
-        ImmutableList.Builder<String> names = ImmutableList.builder();
-        Set<String> seen = new HashSet<>();
-        for (Object element : argument) {
-            requireArgument(element != null, "indexed_columns must not contain NULL");
-            String name = element.toString();
-            requireArgument(seen.add(name), "indexed_columns lists column '%s' more than once".formatted(name));
-            names.add(name);
-        }
-        requireArgument(seen.size() <= PointMapper.MAX_DIMENSIONS, "indexed_columns lists %s columns; at most %s can be indexed".formatted(seen.size(), PointMapper.MAX_DIMENSIONS));
-        return names.build();
-    }
-
     /**
      * Every column must be of a type the qbeast write path stores exactly as the table declares it
      * (a later INSERT writes it), and the indexed ones of an indexable type.
      */
-    private void checkColumns(SchemaTableName name, Schema schema, List<String> indexedColumns)
+    private void checkColumns(SchemaTableName name, Schema schema, List<String> indexedColumns, IndexedColumnsRule rule)
     {
         for (Types.NestedField field : schema.columns()) {
             if (!field.name().equals(field.name().toLowerCase(Locale.ENGLISH))) {
@@ -195,20 +181,9 @@ public class ConvertTableProcedure
                         name, field.name(), field.type(), TypeConverter.toIcebergType(type, field.name())));
             }
         }
-        for (String column : indexedColumns) {
-            Types.NestedField field = schema.columns().stream()
-                    .filter(top -> top.name().equals(column))
-                    .findFirst()
-                    .orElse(null);
-            if (field == null) {
-                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "indexed_columns names column '%s', which table %s does not have".formatted(column, name));
-            }
-            Type type = TypeConverter.toTrinoType(field.type(), typeManager);
-            if (!ValueEncoding.isIndexable(type)) {
-                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column '%s' of type %s cannot be indexed: indexed_columns accepts %s columns".formatted(
-                        column, type.getDisplayName(), ValueEncoding.INDEXABLE_TYPES));
-            }
-        }
+        Map<String, Type> columns = new LinkedHashMap<>();
+        schema.columns().forEach(field -> columns.put(field.name(), TypeConverter.toTrinoType(field.type(), typeManager)));
+        rule.checkColumns(indexedColumns, columns);
     }
 
     /** Equal types, ignoring field ids, nested optionality and doc. */

@@ -837,7 +837,11 @@ public class QbeastMetadata
                 throw new TrinoException(NOT_SUPPORTED, "Column name %s is reserved for the qbeast index".formatted(column.getName()));
             }
         }
-        List<String> indexedColumns = validateIndexedColumns(columns, QbeastTablePropertyMetadata.getIndexedColumns(properties));
+        List<?> listed = QbeastTablePropertyMetadata.getIndexedColumns(properties)
+                .orElseThrow(() -> new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' is required: the columns to index, e.g. WITH (%s = ARRAY['x', 'y'])".formatted(INDEXED_COLUMNS, INDEXED_COLUMNS)));
+        Map<String, Type> columnTypes = new LinkedHashMap<>();
+        columns.forEach(column -> columnTypes.put(column.getName(), column.getType()));
+        List<String> indexedColumns = new IndexedColumnsRule("Table property '%s'".formatted(INDEXED_COLUMNS), "the table", INVALID_TABLE_PROPERTY).check(listed, columnTypes);
         long cubeSize = QbeastTablePropertyMetadata.getCubeSize(properties).orElse(config.getDefaultCubeSize());
         if (cubeSize <= 0) {
             throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' must be positive, but is %s".formatted(CUBE_SIZE, cubeSize));
@@ -854,33 +858,6 @@ public class QbeastMetadata
         Map<String, String> tableProperties = new LinkedHashMap<>(QbeastTableProperties.newTableProperties(indexedColumns, cubeSize));
         tableMetadata.getComment().ifPresent(comment -> tableProperties.put(TABLE_COMMENT, comment));
         return new NewTable(identifier, schema, location, tableProperties);
-    }
-
-    private static List<String> validateIndexedColumns(List<ColumnMetadata> columns, List<String> indexedColumns)
-    {
-        if (indexedColumns.isEmpty()) {
-            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' is required: the columns to index, e.g. WITH (%s = ARRAY['x', 'y'])".formatted(INDEXED_COLUMNS, INDEXED_COLUMNS));
-        }
-        Map<String, ColumnMetadata> byName = new LinkedHashMap<>();
-        columns.forEach(column -> byName.put(column.getName(), column));
-        Set<String> seen = new HashSet<>();
-        for (String name : indexedColumns) {
-            ColumnMetadata column = byName.get(name);
-            if (column == null) {
-                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' names column '%s', which the table does not have".formatted(INDEXED_COLUMNS, name));
-            }
-            if (!seen.add(name)) {
-                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' lists column '%s' more than once".formatted(INDEXED_COLUMNS, name));
-            }
-            if (!ValueEncoding.isIndexable(column.getType())) {
-                throw new TrinoException(INVALID_TABLE_PROPERTY, "Column '%s' of type %s cannot be indexed: %s accepts %s columns".formatted(
-                        name, column.getType().getDisplayName(), INDEXED_COLUMNS, ValueEncoding.INDEXABLE_TYPES));
-            }
-        }
-        if (indexedColumns.size() > PointMapper.MAX_DIMENSIONS) {
-            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' lists %s columns; at most %s can be indexed".formatted(INDEXED_COLUMNS, indexedColumns.size(), PointMapper.MAX_DIMENSIONS));
-        }
-        return indexedColumns;
     }
 
     /** {@code <schema location>/<table>-<random>}: a directory no other table ever uses. */

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.spi.session.PropertyMetadata.longProperty;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Locale.ENGLISH;
@@ -32,11 +31,13 @@ public class QbeastTablePropertyMetadata
                         "Columns of the OTree index, in index order (required)",
                         new ArrayType(VARCHAR),
                         List.class,
-                        ImmutableList.of(),
+                        // no default: a missing property ("required") differs from ARRAY[] ("at least one column")
+                        null,
                         false,
+                        // NULL elements are kept for IndexedColumnsRule to name
                         value -> ((Collection<?>) value).stream()
-                                .map(name -> ((String) name).toLowerCase(ENGLISH))
-                                .collect(toImmutableList()),
+                                .map(name -> name == null ? null : ((String) name).toLowerCase(ENGLISH))
+                                .toList(),
                         value -> value),
                 longProperty(
                         CUBE_SIZE,
@@ -50,10 +51,10 @@ public class QbeastTablePropertyMetadata
         return tableProperties;
     }
 
-    @SuppressWarnings("unchecked")
-    public static List<String> getIndexedColumns(Map<String, Object> properties)
+    /** The listed names (elements may be NULL: {@link IndexedColumnsRule} reports them); empty if the property is not set. */
+    public static Optional<List<?>> getIndexedColumns(Map<String, Object> properties)
     {
-        return Optional.ofNullable((List<String>) properties.get(INDEXED_COLUMNS)).orElse(ImmutableList.of());
+        return Optional.ofNullable((List<?>) properties.get(INDEXED_COLUMNS));
     }
 
     public static Optional<Long> getCubeSize(Map<String, Object> properties)

@@ -195,6 +195,10 @@ class TestQbeastConnectorSql
     {
         assertThat(query("CREATE TABLE test_bad_missing (a bigint)"))
                 .failure().hasErrorCode(INVALID_TABLE_PROPERTY).hasMessageContaining("Table property 'indexed_columns' is required");
+        assertThat(query("CREATE TABLE test_bad_empty (a bigint) WITH (indexed_columns = ARRAY[])"))
+                .failure().hasErrorCode(INVALID_TABLE_PROPERTY).hasMessageContaining("Table property 'indexed_columns' must name at least one column");
+        assertThat(query("CREATE TABLE test_bad_null (a bigint) WITH (indexed_columns = ARRAY['a', NULL])"))
+                .failure().hasErrorCode(INVALID_TABLE_PROPERTY).hasMessageContaining("Table property 'indexed_columns' must not contain NULL");
         assertThat(query("CREATE TABLE test_bad_unknown (a bigint) WITH (indexed_columns = ARRAY['nope'])"))
                 .failure().hasErrorCode(INVALID_TABLE_PROPERTY).hasMessageContaining("names column 'nope', which the table does not have");
         assertThat(query("CREATE TABLE test_bad_duplicate (a bigint, b bigint) WITH (indexed_columns = ARRAY['a', 'b', 'a'])"))

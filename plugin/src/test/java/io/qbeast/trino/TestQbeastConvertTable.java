@@ -246,7 +246,9 @@ class TestQbeastConvertTable
         assertThat(query("CALL qbeast.system.convert_table('tpch', 'bad_arguments', ARRAY['tags'])"))
                 .failure().hasErrorCode(INVALID_PROCEDURE_ARGUMENT).hasMessageContaining("Column 'tags' of type array(varchar) cannot be indexed");
         assertThat(query("CALL qbeast.system.convert_table('tpch', 'bad_arguments', ARRAY[])"))
-                .failure().hasErrorCode(INVALID_PROCEDURE_ARGUMENT).hasMessageContaining("indexed_columns must list at least one column");
+                .failure().hasErrorCode(INVALID_PROCEDURE_ARGUMENT).hasMessageContaining("indexed_columns must name at least one column");
+        assertThat(query("CALL qbeast.system.convert_table('tpch', 'bad_arguments', ARRAY['id', NULL])"))
+                .failure().hasErrorCode(INVALID_PROCEDURE_ARGUMENT).hasMessageContaining("indexed_columns must not contain NULL");
         assertThat(query("CALL qbeast.system.convert_table('tpch', 'bad_arguments', ARRAY['id', 'id'])"))
                 .failure().hasErrorCode(INVALID_PROCEDURE_ARGUMENT).hasMessageContaining("lists column 'id' more than once");
         assertThat(query("CALL qbeast.system.convert_table('tpch', 'bad_arguments', ARRAY['id'], 0)"))
