@@ -59,7 +59,6 @@ import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
-import io.trino.spi.type.VarbinaryType;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -92,7 +91,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
@@ -105,11 +103,9 @@ import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static io.qbeast.trino.QbeastTablePropertyMetadata.CUBE_SIZE;
 import static io.qbeast.trino.QbeastTablePropertyMetadata.INDEXED_COLUMNS;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
-import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
-import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -121,14 +117,11 @@ public class QbeastMetadata
         implements ConnectorMetadata
 {
     private static final Logger log = Logger.get(QbeastMetadata.class);
-    // the Iceberg table property holding the table comment (as Trino's Iceberg connector stores it)
-    private static final String TABLE_COMMENT = "comment";
-    // names become directory names in the warehouse (<schema>/ and <table>-<32 hex digits>/): keep them within
-    // the 255-byte file name limit of common file systems
     /** Write regions per worker node: a node's writers share a contiguous part of the space. */
     private static final int REGIONS_PER_NODE = 4;
+    // a schema name becomes a directory name in the warehouse: keep it within the 255-byte file
+    // name limit of common file systems (NewTable limits table names likewise)
     private static final int MAX_SCHEMA_NAME_LENGTH = 255;
-    private static final int MAX_TABLE_NAME_LENGTH = 255 - 33;
 
     private final IcebergCatalogProvider catalogProvider;
     private final TypeManager typeManager;
@@ -303,7 +296,7 @@ public class QbeastMetadata
             properties.put(INDEXED_COLUMNS, qbeast.indexedColumns());
             qbeast.cubeSize().ifPresent(cubeSize -> properties.put(CUBE_SIZE, cubeSize));
         });
-        return new ConnectorTableMetadata(name, columns, properties.buildOrThrow(), Optional.ofNullable(icebergProperties.get(TABLE_COMMENT)));
+        return new ConnectorTableMetadata(name, columns, properties.buildOrThrow(), Optional.ofNullable(icebergProperties.get(NewTable.COMMENT_PROPERTY)));
     }
 
     @Override
@@ -379,7 +372,7 @@ public class QbeastMetadata
         if (saveMode == SaveMode.REPLACE) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
         }
-        NewTable newTable = prepareNewTable(tableMetadata);
+        NewTable newTable = NewTable.define(tableMetadata, catalog(), config);
         try {
             catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
                     .withLocation(newTable.location().orElse(null))
@@ -417,7 +410,7 @@ public class QbeastMetadata
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
         }
         checkNoRetries(retryMode);
-        NewTable newTable = prepareNewTable(tableMetadata);
+        NewTable newTable = NewTable.define(tableMetadata, catalog(), config);
         Transaction transaction;
         try {
             transaction = catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
@@ -819,65 +812,6 @@ public class QbeastMetadata
         return new QbeastColumnHandle(field.name(), field.fieldId(), TypeConverter.toTrinoType(field.type(), typeManager), hidden);
     }
 
-    private record NewTable(TableIdentifier identifier, Schema schema, Optional<String> location, Map<String, String> properties) {}
-
-    private NewTable prepareNewTable(ConnectorTableMetadata tableMetadata)
-    {
-        SchemaTableName name = tableMetadata.getTable();
-        if (!schemaExists(null, name.getSchemaName())) {
-            throw new SchemaNotFoundException(name.getSchemaName());
-        }
-        if (!catalog().managesLocations() && name.getTableName().length() > MAX_TABLE_NAME_LENGTH) {
-            throw new TrinoException(NOT_SUPPORTED, "Table name must be shorter than or equal to '%s' characters but got '%s'".formatted(MAX_TABLE_NAME_LENGTH, name.getTableName().length()));
-        }
-        Map<String, Object> properties = tableMetadata.getProperties();
-        List<ColumnMetadata> columns = tableMetadata.getColumns();
-        for (ColumnMetadata column : columns) {
-            if (column.getName().equals(WEIGHT_COLUMN) || column.getName().equals(CUBE_COLUMN)) {
-                throw new TrinoException(NOT_SUPPORTED, "Column name %s is reserved for the qbeast index".formatted(column.getName()));
-            }
-        }
-        List<?> listed = QbeastTablePropertyMetadata.getIndexedColumns(properties)
-                .orElseThrow(() -> new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' is required: the columns to index, e.g. WITH (%s = ARRAY['x', 'y'])".formatted(INDEXED_COLUMNS, INDEXED_COLUMNS)));
-        Map<String, Type> columnTypes = new LinkedHashMap<>();
-        columns.forEach(column -> columnTypes.put(column.getName(), column.getType()));
-        List<String> indexedColumns = new IndexedColumnsRule("Table property '%s'".formatted(INDEXED_COLUMNS), "the table", INVALID_TABLE_PROPERTY).check(listed, columnTypes);
-        long cubeSize = QbeastTablePropertyMetadata.getCubeSize(properties).orElse(config.getDefaultCubeSize());
-        if (cubeSize <= 0) {
-            throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s' must be positive, but is %s".formatted(CUBE_SIZE, cubeSize));
-        }
-
-        List<ColumnMetadata> physicalColumns = ImmutableList.<ColumnMetadata>builder()
-                .addAll(columns)
-                .add(ColumnMetadata.builder().setName(WEIGHT_COLUMN).setType(INTEGER).setHidden(true).build())
-                .add(ColumnMetadata.builder().setName(CUBE_COLUMN).setType(VarbinaryType.VARBINARY).setHidden(true).build())
-                .build();
-        Schema schema = TypeConverter.toIcebergSchema(physicalColumns);
-        TableIdentifier identifier = identifier(name);
-        Optional<String> location = catalog().managesLocations() ? Optional.empty() : Optional.of(newTableLocation(identifier));
-        Map<String, String> tableProperties = new LinkedHashMap<>(QbeastTableProperties.newTableProperties(indexedColumns, cubeSize));
-        tableMetadata.getComment().ifPresent(comment -> tableProperties.put(TABLE_COMMENT, comment));
-        return new NewTable(identifier, schema, location, tableProperties);
-    }
-
-    /** {@code <schema location>/<table>-<random>}: a directory no other table ever uses. */
-    private String newTableLocation(TableIdentifier identifier)
-    {
-        Namespace namespace = identifier.namespace();
-        String schemaLocation = Optional.ofNullable(catalog().namespaces().loadNamespaceMetadata(namespace).get("location"))
-                .orElseGet(() -> stripTrailingSlash(config.getWarehouse().orElseThrow()) + "/" + namespace.level(0));
-        return stripTrailingSlash(schemaLocation) + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
-    }
-
-    private static String stripTrailingSlash(String location)
-    {
-        String result = location;
-        while (result.endsWith("/") && !result.endsWith("://")) {
-            result = result.substring(0, result.length() - 1);
-        }
-        return result;
-    }
-
     /** The table's qbeast metadata (empty if it is not a qbeast table); malformed entries are {@code QBEAST_INVALID_METADATA}. */
     static Optional<QbeastTableMetadata> qbeastMetadata(SchemaTableName name, Table table)
     {
@@ -914,7 +848,7 @@ public class QbeastMetadata
     private static String dataLocation(Table table)
     {
         String configured = table.properties().get(TableProperties.WRITE_DATA_LOCATION);
-        return configured != null ? stripTrailingSlash(configured) : stripTrailingSlash(table.location()) + "/data";
+        return configured != null ? NewTable.stripTrailingSlash(configured) : NewTable.stripTrailingSlash(table.location()) + "/data";
     }
 
     private static Map<String, String> storageProperties(Map<String, String> properties)
