@@ -14,7 +14,6 @@ import io.qbeast.index.IndexedColumn;
 import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.iceberg.IcebergCommits;
-import io.qbeast.iceberg.IcebergCommits.NewRevision;
 import io.qbeast.trino.CommitFailures.Write;
 import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
@@ -60,11 +59,8 @@ import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
@@ -442,9 +438,9 @@ public class QbeastMetadata
         QbeastWritableTableHandle handle = (QbeastWritableTableHandle) tableHandle;
         PendingWrite write = requirePendingWrite();
         Transaction transaction = write.createTransaction().orElseThrow();
-        List<CommitTaskData> tasks = decode(fragments);
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
         commit(Write.CREATE, handle.schemaTableName(), OptionalLong.empty(),
-                () -> IcebergCommits.commitCreate(transaction, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session)));
+                () -> IcebergCommits.commitCreate(transaction, written.dataFiles(), written.newRevisions(), snapshotSummary(session)));
         return Optional.empty();
     }
 
@@ -503,8 +499,8 @@ public class QbeastMetadata
     {
         QbeastWritableTableHandle handle = (QbeastWritableTableHandle) insertHandle;
         requirePendingWrite();
-        List<CommitTaskData> tasks = decode(fragments);
-        if (tasks.isEmpty()) {
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
+        if (written.isEmpty()) {
             pendingWrite = null;
             return Optional.empty();
         }
@@ -518,7 +514,7 @@ public class QbeastMetadata
         }
         Table target = table;
         commit(Write.INSERT, handle.schemaTableName(), OptionalLong.empty(),
-                () -> IcebergCommits.append(target, dataFiles(tasks), newRevisions(tasks), snapshotSummary(session)));
+                () -> IcebergCommits.append(target, written.dataFiles(), written.newRevisions(), snapshotSummary(session)));
         return Optional.empty();
     }
 
@@ -584,49 +580,12 @@ public class QbeastMetadata
             throw new TrinoException(NOT_SUPPORTED, "Optimize does not accept a sample");
         }
         Table table = getIcebergTable(handle.schemaTableName());
-        List<String> files = selectOptimizeFiles(table, handle, source).stream()
+        List<String> files = QbeastOptimize.selectFiles(table, handle, source, qbeastMetadata(handle.schemaTableName(), table)).stream()
                 .map(DataFile::location)
                 .collect(toImmutableList());
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty()));
         QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, visibleColumns(table), source.snapshotId(), Optional.empty());
         return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
-    }
-
-    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
-    private static List<DataFile> selectOptimizeFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source)
-    {
-        if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
-            return ImmutableList.of();
-        }
-        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), qbeastMetadata(handle.schemaTableName(), table), source.predicate(), Weight.ALL);
-        List<DataFile> candidates = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan()
-                .useSnapshot(source.snapshotId().get())
-                .filter(ExpressionConverter.toIcebergExpression(source.predicate()))
-                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
-                .planFiles()) {
-            for (FileScanTask task : tasks) {
-                if (pruner.mayContain(task.file())) {
-                    candidates.add(task.file());
-                }
-            }
-        }
-        catch (IOException e) {
-            throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to plan the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
-        }
-        OptionalLong newestRevision = qbeastMetadata(handle.schemaTableName(), table)
-                .flatMap(QbeastTableMetadata::currentRevision)
-                .map(revision -> OptionalLong.of(revision.id()))
-                .orElse(OptionalLong.empty());
-        Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
-        Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
-        return OptimizeSelection.select(
-                handle.mode(),
-                handle.revision().map(OptionalLong::of).orElse(OptionalLong.empty()),
-                newestRevision,
-                candidates,
-                cube == null ? -1 : cube.fieldId(),
-                weight == null ? -1 : weight.fieldId());
     }
 
     @Override
@@ -644,10 +603,10 @@ public class QbeastMetadata
     public OptimizeReport finishOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, List<String> scanned, Collection<Slice> fragments)
     {
         requirePendingWrite();
-        List<CommitTaskData> tasks = decode(fragments);
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
         if (scanned.isEmpty()) {
-            if (!tasks.isEmpty()) {
-                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s wrote %s files without reading any".formatted(handle.schemaTableName(), tasks.size()));
+            if (!written.isEmpty()) {
+                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s wrote %s files without reading any".formatted(handle.schemaTableName(), written.tasks().size()));
             }
             pendingWrite = null;
             log.info("Optimize of %s (query %s): nothing to rewrite", handle.schemaTableName(), session.getQueryId());
@@ -684,20 +643,20 @@ public class QbeastMetadata
         if (deleted.size() != scannedSet.size()) {
             throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s read %s files, of which %s are in snapshot %s".formatted(handle.schemaTableName(), scannedSet.size(), deleted.size(), startSnapshotId));
         }
-        List<DataFile> added = dataFiles(tasks);
+        List<DataFile> added = written.dataFiles();
         OptimizeReport report = OptimizeReport.of(
                 handle.mode(),
                 deleted,
                 added,
                 Long.parseLong(start.summary().getOrDefault("total-files-size", "0")),
-                tasks.stream().mapToLong(CommitTaskData::cubes).sum());
+                written.cubes());
         Map<String, String> summary = ImmutableMap.<String, String>builder()
                 .putAll(snapshotSummary(session))
                 .putAll(report.toSnapshotSummary())
                 .buildOrThrow();
         Table target = table;
         commit(Write.OPTIMIZE, handle.schemaTableName(), OptionalLong.of(startSnapshotId),
-                () -> IcebergCommits.rewrite(target, startSnapshotId, deleted, added, newRevisions(tasks), summary));
+                () -> IcebergCommits.rewrite(target, startSnapshotId, deleted, added, written.newRevisions(), summary));
         log.info("Optimize of %s (query %s): %s", handle.schemaTableName(), session.getQueryId(), report);
         return report;
     }
@@ -888,41 +847,6 @@ public class QbeastMetadata
             throw new IllegalStateException("No write in progress");
         }
         return pendingWrite;
-    }
-
-    private List<CommitTaskData> decode(Collection<Slice> fragments)
-    {
-        return fragments.stream()
-                .map(fragment -> commitTaskCodec.fromJson(fragment.getBytes()))
-                .collect(toImmutableList());
-    }
-
-    private static List<DataFile> dataFiles(List<CommitTaskData> tasks)
-    {
-        List<DataFile> files = new ArrayList<>(tasks.size());
-        for (CommitTaskData task : tasks) {
-            files.add(DataFiles.builder(PartitionSpec.unpartitioned())
-                    .withPath(task.file().path())
-                    .withFormat(FileFormat.PARQUET)
-                    .withFileSizeInBytes(task.file().fileSizeInBytes())
-                    .withMetrics(task.file().metrics().toIcebergMetrics())
-                    .withSplitOffsets(task.file().splitOffsets())
-                    .build());
-        }
-        return files;
-    }
-
-    /** The revisions the files introduce, each once, in the order the fragments name them. */
-    private static List<NewRevision> newRevisions(List<CommitTaskData> tasks)
-    {
-        Map<Long, NewRevision> revisions = new LinkedHashMap<>();
-        for (CommitTaskData task : tasks) {
-            task.newRevisionJson().ifPresent(json -> {
-                long id = Revision.fromJson(json).id();
-                revisions.putIfAbsent(id, new NewRevision(id, json));
-            });
-        }
-        return ImmutableList.copyOf(revisions.values());
     }
 
     private static Map<String, String> snapshotSummary(ConnectorSession session)

@@ -2,20 +2,36 @@ package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
 import io.qbeast.iceberg.OptimizeSelection;
+import io.qbeast.iceberg.QbeastTableMetadata;
+import io.qbeast.index.Weight;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.TableProcedureMetadata;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 
+import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
+import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
+import static io.qbeast.trino.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.connector.TableProcedureExecutionMode.distributedWithFilteringAndRepartitioning;
 import static io.trino.spi.session.PropertyMetadata.longProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
 
-/** The {@code optimize} table procedure and the arguments it shares with {@code CALL system.optimize}. */
+/**
+ * The {@code optimize} table procedure: the arguments it shares with {@code CALL system.optimize},
+ * and the choice of the files it rewrites.
+ */
 public final class QbeastOptimize
 {
     public static final String PROCEDURE_NAME = "OPTIMIZE";
@@ -57,5 +73,42 @@ public final class QbeastOptimize
         else if (revision.isPresent()) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Optimize argument '%s' applies only to mode 'revision', not '%s'".formatted(REVISION, mode.name().toLowerCase(Locale.ENGLISH)));
         }
+    }
+
+    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
+    static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast)
+    {
+        if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
+            return ImmutableList.of();
+        }
+        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), qbeast, source.predicate(), Weight.ALL);
+        List<DataFile> candidates = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .useSnapshot(source.snapshotId().get())
+                .filter(ExpressionConverter.toIcebergExpression(source.predicate()))
+                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                if (pruner.mayContain(task.file())) {
+                    candidates.add(task.file());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to plan the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        OptionalLong newestRevision = qbeast
+                .flatMap(QbeastTableMetadata::currentRevision)
+                .map(revision -> OptionalLong.of(revision.id()))
+                .orElse(OptionalLong.empty());
+        Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
+        Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
+        return OptimizeSelection.select(
+                handle.mode(),
+                handle.revision().map(OptionalLong::of).orElse(OptionalLong.empty()),
+                newestRevision,
+                candidates,
+                cube == null ? -1 : cube.fieldId(),
+                weight == null ? -1 : weight.fieldId());
     }
 }
