@@ -17,6 +17,11 @@ import static io.airlift.units.DataSize.Unit.MEGABYTE;
 /** Catalog properties of a {@code connector.name=qbeast} catalog. */
 public class QbeastConfig
 {
+    // the bounds of the sizes, shared with their session properties (QbeastSessionProperties)
+    static final String MIN_WRITER_BUFFER_SIZE = "1kB";
+    static final String MAX_WRITER_BUFFER_SIZE = "16GB";
+    static final String MIN_TARGET_FILE_SIZE = "1kB";
+
     /**
      * Rows per cube of new tables. 1M rows: a cube is then a file of tens to a few hundred MB
      * for typical row widths (close to the 256MB target file size), the top of the tree (one
@@ -177,8 +182,8 @@ public class QbeastConfig
     }
 
     @NotNull
-    @MinDataSize("1kB")
-    @MaxDataSize("16GB")
+    @MinDataSize(MIN_WRITER_BUFFER_SIZE)
+    @MaxDataSize(MAX_WRITER_BUFFER_SIZE)
     public DataSize getWriterBufferSize()
     {
         return writerBufferSize;
@@ -193,7 +198,7 @@ public class QbeastConfig
     }
 
     @NotNull
-    @MinDataSize("1kB")
+    @MinDataSize(MIN_TARGET_FILE_SIZE)
     public DataSize getTargetFileSize()
     {
         return targetFileSize;

@@ -34,6 +34,7 @@ public class QbeastConnector
     private final ConnectorSplitManager splitManager;
     private final ConnectorPageSourceProvider pageSourceProvider;
     private final ConnectorPageSinkProvider pageSinkProvider;
+    private final QbeastSessionProperties sessionProperties;
     private final QbeastTablePropertyMetadata tableProperties;
     private final QbeastWriterStats writerStats;
     private final ConnectorNodePartitioningProvider nodePartitioningProvider;
@@ -49,6 +50,7 @@ public class QbeastConnector
             ConnectorPageSourceProvider pageSourceProvider,
             ConnectorPageSinkProvider pageSinkProvider,
             QbeastTablePropertyMetadata tableProperties,
+            QbeastSessionProperties sessionProperties,
             QbeastWriterStats writerStats,
             ConnectorNodePartitioningProvider nodePartitioningProvider,
             Set<Procedure> procedures,
@@ -61,6 +63,7 @@ public class QbeastConnector
         this.pageSourceProvider = requireNonNull(pageSourceProvider, "pageSourceProvider is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
+        this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
         this.writerStats = requireNonNull(writerStats, "writerStats is null");
         this.nodePartitioningProvider = requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null");
         this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
@@ -124,6 +127,12 @@ public class QbeastConnector
     public OptimizeProcedure getOptimizeProcedure()
     {
         return optimizeProcedure;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return sessionProperties.getSessionProperties();
     }
 
     @Override

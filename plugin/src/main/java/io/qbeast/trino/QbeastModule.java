@@ -32,6 +32,7 @@ public class QbeastModule
         binder.bind(QbeastMetadataFactory.class).in(Scopes.SINGLETON);
         binder.bind(IcebergCatalogProvider.class).in(Scopes.SINGLETON);
         binder.bind(QbeastTablePropertyMetadata.class).in(Scopes.SINGLETON);
+        binder.bind(QbeastSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(IndexStateCache.class).in(Scopes.SINGLETON);
         binder.bind(QbeastWriterStats.class).in(Scopes.SINGLETON);
 

@@ -119,7 +119,7 @@ public class QbeastPageSinkProvider
                 .map(field -> TypeConverter.toTrinoType(field.type(), typeManager))
                 .collect(ImmutableList.toImmutableList());
         Supplier<SnapshotIndex> baseIndex = Suppliers.memoize(readBaseIndex::get);
-        long memoryBudget = config.getWriterBufferSize().toBytes();
+        long memoryBudget = QbeastSessionProperties.getWriterBufferSize(session).toBytes();
         // the sink ends row groups itself (one page each, planned by FileLayout); this only bounds one
         long rowGroupSize = Math.max(64 * 1024, Math.min(MAX_ROW_GROUP_SIZE, memoryBudget / 4));
         ParquetWriterOptions writerOptions = ParquetWriterOptions.builder()
@@ -133,9 +133,9 @@ public class QbeastPageSinkProvider
                 types,
                 baseIndex,
                 memoryBudget,
-                config.getTargetFileSize().toBytes(),
+                QbeastSessionProperties.getTargetFileSize(session).toBytes(),
                 writerOptions,
-                config.getCompressionCodec().parquetCodec(),
+                QbeastSessionProperties.getCompressionCodec(session).parquetCodec(),
                 Path.of(config.getWriterSpillPath()),
                 spillSerde,
                 seeds.nextLong(),

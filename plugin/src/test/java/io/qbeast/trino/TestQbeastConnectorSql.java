@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.tpch.TpchTable.CUSTOMER;
@@ -44,6 +46,32 @@ class TestQbeastConnectorSql
         assertQuery("SELECT count(*), sum(quantity), sum(extendedprice), min(shipdate), max(shipdate), count(DISTINCT orderkey) FROM lineitem");
         assertQuery("SELECT orderstatus, count(*), sum(totalprice), avg(totalprice) FROM orders GROUP BY orderstatus");
         assertQuery("SELECT n.name, count(*) FROM customer c JOIN nation n ON c.nationkey = n.nationkey GROUP BY n.name");
+    }
+
+    /** The session properties a user tunes per query change what a write does, and bad values are refused. */
+    @Test
+    void testWriteSessionProperties()
+    {
+        String source = "SELECT * FROM tpch.tiny.orders";
+        // a file holds whole cubes, so cubes of 1,000 rows (~100 kB) let a small target cut files
+        assertUpdate("CREATE TABLE session_default WITH (indexed_columns = ARRAY['orderkey'], cube_size = 1000) AS " + source, 15000);
+        Session small = Session.builder(getSession())
+                .setCatalogSessionProperty("qbeast", QbeastSessionProperties.TARGET_FILE_SIZE, "64kB")
+                .setCatalogSessionProperty("qbeast", QbeastSessionProperties.COMPRESSION_CODEC, "NONE")
+                .build();
+        assertUpdate(small, "CREATE TABLE session_small WITH (indexed_columns = ARRAY['orderkey'], cube_size = 1000) AS " + source, 15000);
+        long defaultFiles = (long) computeScalar("SELECT count(*) FROM \"session_default$files\"");
+        long smallFiles = (long) computeScalar("SELECT count(*) FROM \"session_small$files\"");
+        assertThat(smallFiles).as("files at a 64 kB target against the default target").isGreaterThan(defaultFiles);
+        // uncompressed: more bytes for the same rows
+        assertThat((long) computeScalar("SELECT sum(file_size_in_bytes) FROM \"session_small$files\""))
+                .isGreaterThan((long) computeScalar("SELECT sum(file_size_in_bytes) FROM \"session_default$files\""));
+        assertQuery("SELECT * FROM session_small", "SELECT * FROM orders");
+
+        assertThat(query("SET SESSION qbeast.writer_buffer_size = '10B'"))
+                .failure().hasErrorCode(INVALID_SESSION_PROPERTY).hasMessageContaining("writer_buffer_size must be between 1kB and 16GB, but is 10B");
+        assertThat(query("SET SESSION qbeast.target_file_size = '10B'"))
+                .failure().hasErrorCode(INVALID_SESSION_PROPERTY).hasMessageContaining("target_file_size must be at least 1kB, but is 10B");
     }
 
     @Test

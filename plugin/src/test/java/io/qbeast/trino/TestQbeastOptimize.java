@@ -374,9 +374,12 @@ class TestQbeastOptimize
         return connectors().getFirst().getOptimizeProcedure();
     }
 
-    private static ConnectorSession session()
+    private ConnectorSession session()
     {
-        return TestingConnectorSession.builder().build();
+        // with the connector's session properties at their defaults, as the engine passes them
+        return TestingConnectorSession.builder()
+                .setPropertyMetadata(connectors().getFirst().getSessionProperties())
+                .build();
     }
 
     private void assertSameRows(String table, String expectedSql)
