@@ -1,8 +1,15 @@
 package io.qbeast.trino;
 
-import com.google.inject.Inject;
 import com.google.common.collect.ImmutableSet;
+import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.qbeast.trino.config.QbeastSessionProperties;
+import io.qbeast.trino.config.QbeastTablePropertyMetadata;
+import io.qbeast.trino.handle.QbeastTransactionHandle;
+import io.qbeast.trino.metadata.QbeastMetadata;
+import io.qbeast.trino.metadata.QbeastTransactionManager;
+import io.qbeast.trino.procedure.OptimizeProcedure;
+import io.qbeast.trino.write.QbeastWriterStats;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;

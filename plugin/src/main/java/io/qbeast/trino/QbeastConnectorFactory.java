@@ -5,6 +5,7 @@ import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
+import io.qbeast.trino.catalog.LocalFileSystemRoot;
 import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.plugin.base.CatalogNameModule;
 import io.trino.spi.NodeManager;

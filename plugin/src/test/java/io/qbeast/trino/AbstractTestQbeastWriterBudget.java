@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import io.airlift.units.DataSize;
+import io.qbeast.trino.write.QbeastWriterStats;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

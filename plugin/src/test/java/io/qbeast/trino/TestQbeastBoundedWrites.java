@@ -1,6 +1,7 @@
 package io.qbeast.trino;
 
 import io.airlift.units.DataSize;
+import io.qbeast.trino.write.QbeastWriterStats;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;

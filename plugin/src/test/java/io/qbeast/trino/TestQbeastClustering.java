@@ -11,6 +11,7 @@ import io.qbeast.index.IndexState;
 import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
 import io.qbeast.index.transform.LongLinearTransformation;
+import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.Session;
 import io.trino.filesystem.Location;
@@ -52,11 +53,11 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
-import static java.util.stream.Collectors.toSet;
 import static io.qbeast.trino.QbeastQueryRunner.oneWriter;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
+import static java.util.stream.Collectors.toSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

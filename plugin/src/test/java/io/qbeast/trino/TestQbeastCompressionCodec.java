@@ -2,6 +2,9 @@ package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.qbeast.trino.config.QbeastCompressionCodec;
+import io.qbeast.trino.encoding.TypeConverter;
+import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.parquet.QbeastParquetFileWriter;
 import io.qbeast.trino.parquet.WrittenFile;

@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.qbeast.trino.config.QbeastSessionProperties;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;

@@ -1,5 +1,6 @@
 package io.qbeast.trino;
 
+import io.qbeast.trino.encoding.ValueEncoding;
 import io.trino.Session;
 import io.trino.execution.QueryStats;
 import io.trino.spi.type.Type;
@@ -16,8 +17,8 @@ import io.trino.sql.tree.Statement;
 import io.trino.sql.tree.TableElement;
 import io.trino.testing.BaseConnectorTest;
 import io.trino.testing.MaterializedResult;
-import io.trino.testing.QueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
+import io.trino.testing.QueryRunner;
 import io.trino.testing.TestingConnectorBehavior;
 import io.trino.testing.sql.TestTable;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -32,9 +33,9 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.sql.SqlFormatter.formatSql;
 import static io.trino.sql.analyzer.TypeSignatureTranslator.toTypeSignature;
-import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.testing.TestingNames.randomNameSuffix;
 import static java.util.Locale.ENGLISH;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableMap;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
+import io.qbeast.trino.config.QbeastConfig;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import org.apache.iceberg.DataFile;

@@ -1,6 +1,8 @@
 package io.qbeast.trino;
 
 import io.airlift.units.DataSize;
+import io.qbeast.trino.write.QbeastPageSink;
+import io.qbeast.trino.write.QbeastWriterStats;
 import io.trino.Session;
 import io.trino.execution.QueryState;
 import io.trino.server.BasicQueryInfo;

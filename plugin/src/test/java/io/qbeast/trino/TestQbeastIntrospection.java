@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableMap;
 import io.qbeast.index.CubeId;
 import io.qbeast.index.Weight;
 import io.qbeast.trino.parquet.QbeastParquetPageSource;
+import io.qbeast.trino.read.QbeastSplitSource;
 import io.trino.Session;
 import io.trino.execution.QueryStats;
 import io.trino.testing.AbstractTestQueryFramework;

@@ -2,6 +2,7 @@ package io.qbeast.trino;
 
 import io.airlift.units.DataSize;
 import io.qbeast.index.BatchIndexer;
+import io.qbeast.trino.write.QbeastWriterStats;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.qbeast.trino.parquet;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
-import io.qbeast.trino.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
@@ -48,9 +48,9 @@ import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableMap.toImmutableMap;
-import static io.qbeast.trino.QbeastColumnHandle.WEIGHT_COLUMN;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_BAD_DATA;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_BAD_DATA;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
+import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;

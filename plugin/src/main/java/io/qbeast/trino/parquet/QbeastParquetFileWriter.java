@@ -34,8 +34,8 @@ import java.util.Optional;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 import static io.airlift.slice.SizeOf.instanceSize;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_WRITER_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_WRITER_ERROR;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static java.util.Objects.requireNonNull;
 

@@ -12,7 +12,6 @@ import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
-
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.type.Type;
 
@@ -27,8 +26,8 @@ import java.util.function.ObjLongConsumer;
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_BAD_DATA;
-import static io.qbeast.trino.QbeastErrorCode.QBEAST_CURSOR_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_BAD_DATA;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_CURSOR_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;

@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
-import static io.qbeast.trino.QbeastColumnHandle.CUBE_COLUMN;
-import static io.qbeast.trino.QbeastColumnHandle.WEIGHT_COLUMN;
+import static io.qbeast.trino.handle.QbeastColumnHandle.CUBE_COLUMN;
+import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
 import static io.qbeast.trino.parquet.ParquetTesting.column;
 import static io.qbeast.trino.parquet.ParquetTesting.mapType;
 import static io.trino.spi.type.BigintType.BIGINT;

@@ -2,8 +2,8 @@ package io.qbeast.trino.parquet;
 
 import com.google.common.collect.ImmutableList;
 import io.airlift.units.DataSize;
-import io.qbeast.trino.QbeastColumnHandle;
-import io.qbeast.trino.TypeConverter;
+import io.qbeast.trino.encoding.TypeConverter;
+import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.ParquetReaderOptions;
@@ -40,15 +40,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static io.qbeast.trino.QbeastColumnHandle.CUBE_COLUMN;
-import static io.qbeast.trino.QbeastColumnHandle.WEIGHT_COLUMN;
+import static io.qbeast.trino.handle.QbeastColumnHandle.CUBE_COLUMN;
+import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
 import static io.trino.spi.type.TypeUtils.readNativeValue;
 import static io.trino.spi.type.TypeUtils.writeNativeValue;
 import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;

@@ -1,0 +1,15 @@
+package io.qbeast.trino.catalog;
+
+import java.util.Optional;
+
+/**
+ * The {@code local.location} of Trino's local file system, when configured: the directory that
+ * {@code local:///} and {@code file:///} locations resolve under.
+ */
+public record LocalFileSystemRoot(String location)
+{
+    public Optional<String> root()
+    {
+        return Optional.ofNullable(location);
+    }
+}

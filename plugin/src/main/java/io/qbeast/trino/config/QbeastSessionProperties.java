@@ -1,0 +1,82 @@
+package io.qbeast.trino.config;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.airlift.units.DataSize;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.session.PropertyMetadata;
+
+import java.util.List;
+
+import static io.trino.plugin.base.session.PropertyMetadataUtil.dataSizeProperty;
+import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
+import static io.trino.spi.session.PropertyMetadata.enumProperty;
+
+/**
+ * What a user tunes per query ({@code SET SESSION <catalog>.<name> = ...}), each defaulting to its
+ * catalog property: the target file size, a writer's memory budget, and the Parquet compression
+ * of the files a write creates. Values are checked against the same bounds as the catalog
+ * properties ({@link QbeastConfig}).
+ */
+public final class QbeastSessionProperties
+{
+    public static final String TARGET_FILE_SIZE = "target_file_size";
+    public static final String WRITER_BUFFER_SIZE = "writer_buffer_size";
+    public static final String COMPRESSION_CODEC = "compression_codec";
+
+    private final List<PropertyMetadata<?>> sessionProperties;
+
+    @Inject
+    public QbeastSessionProperties(QbeastConfig config)
+    {
+        sessionProperties = ImmutableList.of(
+                checkedDataSize(TARGET_FILE_SIZE, "Target size of a data file written by CTAS, INSERT and optimize (qbeast.target-file-size)",
+                        config.getTargetFileSize(), DataSize.valueOf(QbeastConfig.MIN_TARGET_FILE_SIZE), null),
+                checkedDataSize(WRITER_BUFFER_SIZE, "Memory budget of each writer; rows beyond half of it are spilled to local disk (qbeast.writer.buffer-size)",
+                        config.getWriterBufferSize(), DataSize.valueOf(QbeastConfig.MIN_WRITER_BUFFER_SIZE), DataSize.valueOf(QbeastConfig.MAX_WRITER_BUFFER_SIZE)),
+                enumProperty(COMPRESSION_CODEC, "Parquet compression of the data files a write creates (qbeast.compression-codec)",
+                        QbeastCompressionCodec.class, config.getCompressionCodec(), false));
+    }
+
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return sessionProperties;
+    }
+
+    public static DataSize getTargetFileSize(ConnectorSession session)
+    {
+        return session.getProperty(TARGET_FILE_SIZE, DataSize.class);
+    }
+
+    public static DataSize getWriterBufferSize(ConnectorSession session)
+    {
+        return session.getProperty(WRITER_BUFFER_SIZE, DataSize.class);
+    }
+
+    public static QbeastCompressionCodec getCompressionCodec(ConnectorSession session)
+    {
+        return session.getProperty(COMPRESSION_CODEC, QbeastCompressionCodec.class);
+    }
+
+    private static PropertyMetadata<DataSize> checkedDataSize(String name, String description, DataSize defaultValue, DataSize min, DataSize max)
+    {
+        PropertyMetadata<DataSize> property = dataSizeProperty(name, description, defaultValue, false);
+        return new PropertyMetadata<>(
+                property.getName(),
+                property.getDescription(),
+                property.getSqlType(),
+                DataSize.class,
+                defaultValue,
+                false,
+                value -> {
+                    DataSize size = property.decode(value);
+                    if (size.compareTo(min) < 0 || (max != null && size.compareTo(max) > 0)) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "Session property %s must be %s, but is %s".formatted(
+                                name, max == null ? "at least " + min : "between %s and %s".formatted(min, max), size));
+                    }
+                    return size;
+                },
+                DataSize::toString);
+    }
+}

@@ -1,0 +1,72 @@
+package io.qbeast.trino.error;
+
+import io.qbeast.iceberg.IcebergCommits;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+
+import java.util.OptionalLong;
+
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+
+/**
+ * The one mapping of a failed Iceberg commit to the error a user sees, for each kind of write.
+ * The outcomes differ in what happened to the table, and the message says which:
+ * <ul>
+ *   <li>the catalog did not confirm the commit ({@link CommitStateUnknownException}): it may have
+ *       been applied, so the write's files must be kept ({@link #outcomeUnknown});</li>
+ *   <li>a rewrite's files were replaced meanwhile ({@link ValidationException}), or the commit
+ *       lost against concurrent writers after {@link IcebergCommits#MAX_ATTEMPTS} attempts: nothing
+ *       was changed, running it again may succeed;</li>
+ *   <li>the table was created meanwhile (CTAS): {@code ALREADY_EXISTS};</li>
+ *   <li>anything else: nothing was changed.</li>
+ * </ul>
+ */
+public final class CommitFailures
+{
+    public enum Write
+    {
+        CREATE("Creating table %s", "the table may or may not exist"),
+        INSERT("Inserting into %s", "the rows may or may not have been added"),
+        OPTIMIZE("Optimize of %s", "it may or may not have been applied (no rows are lost either way)");
+
+        private final String subject;
+        private final String unknownOutcome;
+
+        Write(String subject, String unknownOutcome)
+        {
+            this.subject = subject;
+            this.unknownOutcome = unknownOutcome;
+        }
+    }
+
+    private CommitFailures() {}
+
+    /** Whether the commit may have been applied although it failed: its files must not be removed. */
+    public static boolean outcomeUnknown(RuntimeException failure)
+    {
+        return failure instanceof CommitStateUnknownException;
+    }
+
+    /**
+     * @param startSnapshotId the snapshot the write started from, if it read one
+     */
+    public static TrinoException toTrinoException(Write write, SchemaTableName table, OptionalLong startSnapshotId, RuntimeException failure)
+    {
+        String what = write.subject.formatted(table);
+        String since = startSnapshotId.isPresent() ? " since snapshot " + startSnapshotId.getAsLong() : "";
+        return switch (failure) {
+            case AlreadyExistsException e when write == Write.CREATE -> new TrinoException(ALREADY_EXISTS, "Table already exists: " + table, e);
+            case CommitStateUnknownException e -> new TrinoException(QBEAST_COMMIT_ERROR, "%s: the catalog did not confirm the commit; %s".formatted(what, write.unknownOutcome), e);
+            case ValidationException e -> new TrinoException(QBEAST_COMMIT_ERROR,
+                    "%s conflicts with a change committed%s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(what, since, e.getMessage()), e);
+            case CommitFailedException e -> new TrinoException(QBEAST_COMMIT_ERROR,
+                    "%s failed to commit after %s attempts against concurrent writers; nothing was changed: %s".formatted(what, IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
+            default -> new TrinoException(QBEAST_COMMIT_ERROR, "%s failed to commit; nothing was changed: %s".formatted(what, failure.getMessage()), failure);
+        };
+    }
+}

@@ -1,0 +1,33 @@
+package io.qbeast.trino.handle;
+
+import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ConnectorSplit;
+
+import static io.airlift.slice.SizeOf.estimatedSizeOf;
+import static io.airlift.slice.SizeOf.instanceSize;
+import static java.util.Objects.requireNonNull;
+
+/** A byte range of one data file: the row groups that start inside {@code [start, start + length)}. */
+public record QbeastSplit(String path, long start, long length, long fileSize, long fileRecordCount, SplitWeight splitWeight)
+        implements ConnectorSplit
+{
+    private static final int INSTANCE_SIZE = instanceSize(QbeastSplit.class);
+
+    public QbeastSplit
+    {
+        requireNonNull(path, "path is null");
+        requireNonNull(splitWeight, "splitWeight is null");
+    }
+
+    @Override
+    public SplitWeight getSplitWeight()
+    {
+        return splitWeight;
+    }
+
+    @Override
+    public long getRetainedSizeInBytes()
+    {
+        return INSTANCE_SIZE + estimatedSizeOf(path) + splitWeight.getRetainedSizeInBytes();
+    }
+}

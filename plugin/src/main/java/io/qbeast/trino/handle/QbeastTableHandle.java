@@ -1,0 +1,93 @@
+package io.qbeast.trino.handle;
+
+import io.qbeast.index.Weight;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A qbeast table read at one snapshot ({@code snapshotId} empty: the table has no data yet),
+ * with the predicate pushed down by {@code applyFilter} (used for file and row-group pruning; the
+ * engine still applies it to rows).
+ *
+ * @param optimizeFiles for the scan of an optimize: exactly the data files to read (whole, with
+ * every row), replacing predicate and sample
+ */
+public record QbeastTableHandle(
+        String schemaName,
+        String tableName,
+        Optional<Long> snapshotId,
+        TupleDomain<QbeastColumnHandle> predicate,
+        double sampleFraction,
+        Optional<List<String>> optimizeFiles)
+        implements ConnectorTableHandle
+{
+    public QbeastTableHandle
+    {
+        optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null").map(List::copyOf);
+        requireNonNull(schemaName, "schemaName is null");
+        requireNonNull(tableName, "tableName is null");
+        requireNonNull(snapshotId, "snapshotId is null");
+        requireNonNull(predicate, "predicate is null");
+        if (!(sampleFraction >= 0 && sampleFraction <= 1)) {
+            throw new IllegalArgumentException("sampleFraction not in [0, 1]: " + sampleFraction);
+        }
+    }
+
+    public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate, double sampleFraction)
+    {
+        this(schemaName, tableName, snapshotId, predicate, sampleFraction, Optional.empty());
+    }
+
+    public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate)
+    {
+        this(schemaName, tableName, snapshotId, predicate, 1.0);
+    }
+
+    /** The scan of an optimize: all rows of {@code files}. */
+    public QbeastTableHandle forOptimize(List<String> files)
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), 1.0, Optional.of(files));
+    }
+
+    /** Whether {@code TABLESAMPLE SYSTEM} was pushed down: only rows with {@code _qbeast_weight < weightUpperBound()} are read. */
+    public boolean isSampled()
+    {
+        return sampleFraction < 1.0;
+    }
+
+    /** Exclusive bound on {@code _qbeast_weight} of the rows this handle reads ({@link Weight#ALL} when not sampled). */
+    public long weightUpperBound()
+    {
+        return isSampled() ? Weight.upperBound(sampleFraction) : Weight.ALL;
+    }
+
+    public QbeastTableHandle withSampleFraction(double sampleFraction)
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
+    }
+
+    public SchemaTableName schemaTableName()
+    {
+        return new SchemaTableName(schemaName, tableName);
+    }
+
+    public QbeastTableHandle withPredicate(TupleDomain<QbeastColumnHandle> predicate)
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
+    }
+
+    @Override
+    public String toString()
+    {
+        return schemaName + "." + tableName + snapshotId.map(id -> "@" + id).orElse("") +
+                (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(List.of())) +
+                (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "") +
+                optimizeFiles.map(files -> " optimize " + files.size() + " files").orElse("");
+    }
+}

@@ -1,0 +1,119 @@
+package io.qbeast.trino.optimize;
+
+import com.google.common.collect.ImmutableList;
+import io.qbeast.iceberg.OptimizeSelection;
+import io.qbeast.iceberg.QbeastTableMetadata;
+import io.qbeast.index.Weight;
+import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastTableExecuteHandle;
+import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.read.ExpressionConverter;
+import io.qbeast.trino.read.QbeastFilePruner;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.TableProcedureMetadata;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
+import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_INVALID_METADATA;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.connector.TableProcedureExecutionMode.distributedWithFilteringAndRepartitioning;
+import static io.trino.spi.session.PropertyMetadata.longProperty;
+import static io.trino.spi.session.PropertyMetadata.stringProperty;
+
+/**
+ * The {@code optimize} table procedure: the arguments it shares with {@code CALL system.optimize},
+ * and the choice of the files it rewrites.
+ */
+public final class QbeastOptimize
+{
+    public static final String PROCEDURE_NAME = "OPTIMIZE";
+    public static final String MODE = "mode";
+    public static final String REVISION = "revision";
+    public static final String DEFAULT_MODE = "fragmented";
+
+    private QbeastOptimize() {}
+
+    public static TableProcedureMetadata tableProcedure()
+    {
+        return new TableProcedureMetadata(
+                PROCEDURE_NAME,
+                distributedWithFilteringAndRepartitioning(),
+                ImmutableList.of(
+                        stringProperty(MODE, "What to rewrite: 'fragmented' (default), 'all', 'revision' or 'unindexed'", DEFAULT_MODE, false),
+                        longProperty(REVISION, "The revision to rewrite, for mode 'revision'", null, false)));
+    }
+
+    public static OptimizeSelection.Mode parseMode(String mode)
+    {
+        String value = mode == null ? DEFAULT_MODE : mode;
+        return Arrays.stream(OptimizeSelection.Mode.values())
+                .filter(candidate -> candidate.name().toLowerCase(Locale.ENGLISH).equals(value.toLowerCase(Locale.ENGLISH)))
+                .findFirst()
+                .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Invalid value for optimize argument '%s': '%s'; expected one of 'fragmented', 'all', 'revision', 'unindexed'".formatted(MODE, value)));
+    }
+
+    public static void validateRevision(OptimizeSelection.Mode mode, Optional<Long> revision, List<Long> tableRevisions)
+    {
+        if (mode == OptimizeSelection.Mode.REVISION) {
+            if (revision.isEmpty()) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Optimize mode 'revision' needs the argument '%s': one of the table's revisions %s".formatted(REVISION, tableRevisions));
+            }
+            if (!tableRevisions.contains(revision.get())) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Optimize argument '%s' is %s, which is not a revision of the table; its revisions are %s".formatted(REVISION, revision.get(), tableRevisions));
+            }
+        }
+        else if (revision.isPresent()) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Optimize argument '%s' applies only to mode 'revision', not '%s'".formatted(REVISION, mode.name().toLowerCase(Locale.ENGLISH)));
+        }
+    }
+
+    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
+    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast)
+    {
+        if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
+            return ImmutableList.of();
+        }
+        QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), qbeast, source.predicate(), Weight.ALL);
+        List<DataFile> candidates = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan()
+                .useSnapshot(source.snapshotId().get())
+                .filter(ExpressionConverter.toIcebergExpression(source.predicate()))
+                .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                if (pruner.mayContain(task.file())) {
+                    candidates.add(task.file());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to plan the optimize of %s: %s".formatted(handle.schemaTableName(), e.getMessage()), e);
+        }
+        OptionalLong newestRevision = qbeast
+                .flatMap(QbeastTableMetadata::currentRevision)
+                .map(revision -> OptionalLong.of(revision.id()))
+                .orElse(OptionalLong.empty());
+        Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
+        Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
+        return OptimizeSelection.select(
+                handle.mode(),
+                handle.revision().map(OptionalLong::of).orElse(OptionalLong.empty()),
+                newestRevision,
+                candidates,
+                cube == null ? -1 : cube.fieldId(),
+                weight == null ? -1 : weight.fieldId());
+    }
+}

@@ -1,0 +1,92 @@
+package io.qbeast.trino.read;
+
+import com.google.inject.Inject;
+import io.airlift.units.DataSize;
+import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastSplit;
+import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.List;
+import java.util.Optional;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.airlift.units.DataSize.Unit.KILOBYTE;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a split with the Parquet page source: the pushed-down predicate and the current dynamic
+ * filter prune row groups, and the page source enforces the predicate's domains on non-nested
+ * columns row by row ({@code QbeastMetadata.applyFilter} tells the engine so); the engine filters
+ * only by what is left (nested columns, expressions).
+ */
+public class QbeastPageSourceProvider
+        implements ConnectorPageSourceProvider
+{
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
+    // qbeast files are cut into many row groups (a cube's weight slices, each its own region): a
+    // column's chunk in one row group is a few kB to a few hundred kB, so the chunks a query needs
+    // are separated by small gaps of the other columns, and each merged gap is read for nothing.
+    // Measured on the SSB flat table (sf0.3, 193 row groups, SSB Q3.1's 6 of 33 columns): 14.1 MiB
+    // of needed chunks read as 28.5 MiB in 365 reads at a 64 kB merge distance, 14.7 MiB in 727
+    // reads at 16 kB (trino-parquet's default 1 MB: 93.7 MiB in 16 reads)
+    static final DataSize MAX_MERGE_DISTANCE = DataSize.of(16, KILOBYTE);
+    private final ParquetReaderOptions readerOptions = ParquetReaderOptions.builder()
+            .withMaxMergeDistance(MAX_MERGE_DISTANCE)
+            .build();
+
+    @Inject
+    public QbeastPageSourceProvider(TrinoFileSystemFactory fileSystemFactory)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+    }
+
+    @Override
+    public ConnectorPageSource createPageSource(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit split,
+            ConnectorTableHandle table,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter)
+    {
+        QbeastSplit qbeastSplit = (QbeastSplit) split;
+        QbeastTableHandle tableHandle = (QbeastTableHandle) table;
+        TupleDomain<QbeastColumnHandle> predicate = tableHandle.predicate()
+                .intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast));
+        if (predicate.isNone()) {
+            return new EmptyPageSource();
+        }
+        return pageSourceFactory.createPageSource(
+                fileSystemFactory.create(session).newInputFile(Location.of(qbeastSplit.path()), qbeastSplit.fileSize()),
+                qbeastSplit.start(),
+                qbeastSplit.length(),
+                qbeastSplit.fileSize(),
+                columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()),
+                Optional.empty(),
+                predicate,
+                enforcedPredicate(tableHandle.predicate()),
+                tableHandle.weightUpperBound(),
+                readerOptions);
+    }
+
+    /** The part of a handle's predicate that the page source enforces row by row (what {@code applyFilter} does not return as remaining). */
+    static TupleDomain<QbeastColumnHandle> enforcedPredicate(TupleDomain<QbeastColumnHandle> predicate)
+    {
+        return predicate.filter((column, _) -> QbeastPageSourceFactory.isEnforceable(column.type()));
+    }
+}

@@ -1,0 +1,117 @@
+package io.qbeast.trino.read;
+
+import com.google.common.collect.ImmutableSet;
+import com.google.inject.Inject;
+import io.qbeast.index.Weight;
+import io.qbeast.trino.catalog.QbeastTableMetadataReader;
+import io.qbeast.trino.catalog.TransactionTables;
+import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastTableHandle;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.FixedSplitSource;
+import jakarta.annotation.PreDestroy;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.stream.Stream;
+
+import static io.airlift.concurrent.Threads.daemonThreadsNamed;
+import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.Executors.newCachedThreadPool;
+
+/**
+ * Splits of a table scan: an Iceberg scan of the handle's snapshot, filtered by the pushed-down
+ * predicate so that Iceberg prunes files by column bounds (the index columns included), planned on
+ * a background thread so manifest reads never block the scheduler. On top, {@link QbeastFilePruner}
+ * drops files whose cube region misses the predicate (narrowed by the dynamic filter as it arrives)
+ * or whose lightest row is not in the sample.
+ */
+public class QbeastSplitManager
+        implements ConnectorSplitManager
+{
+    private final TransactionTables transactionTables;
+    private final ExecutorService executor = newCachedThreadPool(daemonThreadsNamed("qbeast-split-planning-%s"));
+    private final ClassLoader classLoader;
+
+    @Inject
+    public QbeastSplitManager(TransactionTables transactionTables, ClassLoader classLoader)
+    {
+        this.transactionTables = requireNonNull(transactionTables, "transactionTables is null");
+        this.classLoader = requireNonNull(classLoader, "classLoader is null");
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    {
+        QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (table.optimizeFiles().isPresent()) {
+            // the scan of an optimize: the files it rewrites, whole, recorded for the commit
+            if (table.snapshotId().isEmpty() || table.optimizeFiles().get().isEmpty()) {
+                return new FixedSplitSource(List.of(), List.of());
+            }
+            Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
+            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executor);
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executor, ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
+        }
+        if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
+            return FixedSplitSource.emptySplitSource();
+        }
+        Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
+        TableScan scan = snapshotScan(icebergTable, table.snapshotId().get());
+        Schema scanSchema = scan.schema();
+        scan = scan
+                .filter(ExpressionConverter.toIcebergExpression(table.predicate()))
+                // the index columns' bounds (dropped from planned files by default) are what QbeastFilePruner reads;
+                // a plain Iceberg table (not converted yet) has no index columns
+                .includeColumnStats(Stream.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN)
+                        .filter(column -> scanSchema.findField(column) != null)
+                        .toList())
+                .planWith(executor);
+        QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+    }
+
+    private static OptionalLong snapshotFiles(Table table, long snapshotId)
+    {
+        Snapshot snapshot = table.snapshot(snapshotId);
+        String files = snapshot == null ? null : snapshot.summary().get(SnapshotSummary.TOTAL_DATA_FILES_PROP);
+        try {
+            return files == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(files));
+        }
+        catch (NumberFormatException _) {
+            return OptionalLong.empty();
+        }
+    }
+
+    // useSnapshot binds the scan to the snapshot's own schema: when the snapshot is the current
+    // one, scan with the current schema instead, which may be newer (a converted table's index
+    // columns were added without a new snapshot)
+    private static TableScan snapshotScan(Table icebergTable, long snapshotId)
+    {
+        Snapshot current = icebergTable.currentSnapshot();
+        TableScan scan = icebergTable.newScan();
+        if (current == null || current.snapshotId() != snapshotId) {
+            scan = scan.useSnapshot(snapshotId);
+        }
+        return scan;
+    }
+
+    @PreDestroy
+    public void shutdown()
+    {
+        executor.shutdownNow();
+    }
+}

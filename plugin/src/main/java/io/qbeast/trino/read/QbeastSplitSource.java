@@ -1,0 +1,246 @@
+package io.qbeast.trino.read;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastSplit;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+import io.trino.spi.predicate.TupleDomain;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One split per row-group range of every file the scan keeps: files are split at their row-group
+ * offsets into pieces of at most about {@link #TARGET_SPLIT_SIZE}, so a large file is read in parallel.
+ * Batches are produced on the planning executor.
+ */
+public class QbeastSplitSource
+        implements ConnectorSplitSource
+{
+    /**
+     * Iceberg's {@code read.split.target-size} default. Each split opens its file and parses the
+     * footer; a qbeast file has one row group per cube slice (a hundred or more in a large file),
+     * so its footer is large and fewer, larger splits read it fewer times.
+     */
+    static final long TARGET_SPLIT_SIZE = 128L * 1024 * 1024;
+    public static final String FILES_SCANNED = "qbeast_files_scanned";
+    public static final String FILES_PRUNED_BY_SAMPLE = "qbeast_files_pruned_by_sample";
+    public static final String FILES_PRUNED_BY_REGION = "qbeast_files_pruned_by_region";
+    public static final String FILES_PRUNED_BY_BOUNDS = "qbeast_files_pruned_by_column_bounds";
+    public static final String SPLITS = "qbeast_splits";
+
+    private final TableScan scan;
+    private final Executor executor;
+    private final QbeastFilePruner pruner;
+    private final TupleDomain<QbeastColumnHandle> predicate;
+    private final DynamicFilter dynamicFilter;
+    private final OptionalLong snapshotFiles;
+    private long keptFiles;
+    private long prunedBySample;
+    private long prunedByRegion;
+    private long splitCount;
+    private CloseableIterable<FileScanTask> files;
+    private CloseableIterator<FileScanTask> fileIterator;
+    private Iterator<QbeastSplit> pieces = ImmutableList.<QbeastSplit>of().iterator();
+    private volatile boolean finished;
+    // an optimize's scan: the files to read, and those read so far (handed to finishTableExecute)
+    private final Optional<Set<String>> optimizeFiles;
+    private final List<Object> scannedFiles = new ArrayList<>();
+
+    public QbeastSplitSource(TableScan scan, Executor executor)
+    {
+        this(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY);
+    }
+
+    /**
+     * @param pruner drops files by cube region and weight ({@code null}: no index pruning)
+     * @param predicate the handle's predicate; narrowed by the dynamic filter's current predicate at every batch
+     */
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter)
+    {
+        this(scan, executor, pruner, predicate, dynamicFilter, OptionalLong.empty());
+    }
+
+    /**
+     * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
+     */
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles)
+    {
+        this(scan, executor, pruner, predicate, dynamicFilter, snapshotFiles, Optional.empty());
+    }
+
+    /** The scan of an optimize: every row of exactly {@code files} (a subset of the scan's files). */
+    public static QbeastSplitSource forOptimize(TableScan scan, Executor executor, Set<String> files)
+    {
+        return new QbeastSplitSource(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), Optional.of(ImmutableSet.copyOf(files)));
+    }
+
+    private QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, Optional<Set<String>> optimizeFiles)
+    {
+        this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
+        this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
+        this.scan = requireNonNull(scan, "scan is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.pruner = pruner;
+        this.predicate = requireNonNull(predicate, "predicate is null");
+        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
+    }
+
+    @Override
+    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    {
+        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize), executor);
+    }
+
+    private synchronized ConnectorSplitBatch nextBatch(int maxSize)
+    {
+        if (fileIterator == null) {
+            files = scan.planFiles();
+            fileIterator = files.iterator();
+        }
+        if (pruner != null) {
+            // the dynamic filter only ever narrows: its current predicate is always safe to prune with
+            pruner.setPredicate(predicate.intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast)));
+        }
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        int count = 0;
+        while (count < maxSize) {
+            if (!pieces.hasNext()) {
+                if (!fileIterator.hasNext()) {
+                    finished = true;
+                    break;
+                }
+                FileScanTask task = fileIterator.next();
+                if (optimizeFiles.isPresent()) {
+                    if (!optimizeFiles.get().contains(task.file().location())) {
+                        continue;
+                    }
+                    scannedFiles.add(task.file().location());
+                }
+                QbeastFilePruner.Verdict verdict = pruner == null ? QbeastFilePruner.Verdict.KEEP : pruner.check(task.file());
+                switch (verdict) {
+                    case KEEP -> {}
+                    case SAMPLE -> prunedBySample++;
+                    case REGION, EMPTY_SCAN -> prunedByRegion++;
+                }
+                if (verdict != QbeastFilePruner.Verdict.KEEP) {
+                    continue;
+                }
+                keptFiles++;
+                pieces = splits(task).iterator();
+                continue;
+            }
+            splits.add(pieces.next());
+            splitCount++;
+            count++;
+        }
+        if (!finished && !pieces.hasNext() && !fileIterator.hasNext()) {
+            finished = true;
+        }
+        return new ConnectorSplitBatch(splits.build(), finished);
+    }
+
+    /**
+     * Iceberg cuts a file at every row-group offset; consecutive row groups are joined again up to
+     * {@link #TARGET_SPLIT_SIZE}, so a file of many small row groups (the writer cuts files into
+     * several for samples) is still one split, opened and its footer read once.
+     */
+    private static List<QbeastSplit> splits(FileScanTask task)
+    {
+        ImmutableList.Builder<QbeastSplit> splits = ImmutableList.builder();
+        long start = -1;
+        long end = -1;
+        for (FileScanTask piece : task.split(TARGET_SPLIT_SIZE)) {
+            if (start >= 0 && piece.start() == end && piece.start() + piece.length() - start <= TARGET_SPLIT_SIZE) {
+                end = piece.start() + piece.length();
+                continue;
+            }
+            if (start >= 0) {
+                splits.add(toSplit(task, start, end - start));
+            }
+            start = piece.start();
+            end = piece.start() + piece.length();
+        }
+        if (start >= 0) {
+            splits.add(toSplit(task, start, end - start));
+        }
+        return splits.build();
+    }
+
+    private static QbeastSplit toSplit(FileScanTask task, long start, long length)
+    {
+        long fileSize = task.file().fileSizeInBytes();
+        double weight = Math.min(1.0, Math.max((double) length / TARGET_SPLIT_SIZE, 0.01));
+        return new QbeastSplit(task.file().location(), start, length, fileSize, task.file().recordCount(), SplitWeight.fromProportion(weight));
+    }
+
+    /**
+     * Shown by {@code EXPLAIN ANALYZE VERBOSE} as the scan's "splits generation metrics": files the
+     * Iceberg scan returned (after its column-bounds filter) that were kept, dropped because their
+     * lightest row is not in the sample, or dropped because their cube region misses the predicate.
+     */
+    @Override
+    public synchronized Metrics getMetrics()
+    {
+        ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.<String, Metric<?>>builder()
+                .put(FILES_SCANNED, new LongCount(keptFiles))
+                .put(FILES_PRUNED_BY_SAMPLE, new LongCount(prunedBySample))
+                .put(FILES_PRUNED_BY_REGION, new LongCount(prunedByRegion))
+                .put(SPLITS, new LongCount(splitCount));
+        if (finished && snapshotFiles.isPresent()) {
+            // known only once the scan is exhausted
+            metrics.put(FILES_PRUNED_BY_BOUNDS, new LongCount(snapshotFiles.getAsLong() - keptFiles - prunedBySample - prunedByRegion));
+        }
+        return new Metrics(metrics.buildOrThrow());
+    }
+
+    @Override
+    public synchronized Optional<List<Object>> getTableExecuteSplitsInfo()
+    {
+        return optimizeFiles.map(_ -> ImmutableList.copyOf(scannedFiles));
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        try {
+            if (fileIterator != null) {
+                fileIterator.close();
+            }
+            if (files != null) {
+                files.close();
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

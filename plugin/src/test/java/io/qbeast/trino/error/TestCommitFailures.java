@@ -1,0 +1,62 @@
+package io.qbeast.trino.error;
+
+import io.qbeast.trino.error.CommitFailures.Write;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.junit.jupiter.api.Test;
+
+import java.util.OptionalLong;
+
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TestCommitFailures
+{
+    private static final SchemaTableName TABLE = new SchemaTableName("s", "t");
+
+    @Test
+    void testUnknownOutcomeKeepsFilesAndSaysSo()
+    {
+        RuntimeException failure = new CommitStateUnknownException(new RuntimeException("timeout"));
+        assertThat(CommitFailures.outcomeUnknown(failure)).isTrue();
+        for (Write write : Write.values()) {
+            TrinoException error = CommitFailures.toTrinoException(write, TABLE, OptionalLong.empty(), failure);
+            assertThat(error.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+            assertThat(error.getMessage()).contains("s.t").contains("did not confirm").contains("may or may not");
+            assertThat(error.getCause()).isSameAs(failure);
+        }
+    }
+
+    @Test
+    void testLostCommitsSayNothingChanged()
+    {
+        RuntimeException lost = new CommitFailedException("concurrent append");
+        assertThat(CommitFailures.outcomeUnknown(lost)).isFalse();
+        TrinoException insert = CommitFailures.toTrinoException(Write.INSERT, TABLE, OptionalLong.empty(), lost);
+        assertThat(insert.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+        assertThat(insert.getMessage()).startsWith("Inserting into s.t").contains("8 attempts").contains("nothing was changed").contains("concurrent append");
+
+        TrinoException conflict = CommitFailures.toTrinoException(Write.OPTIMIZE, TABLE, OptionalLong.of(42), new ValidationException("files were deleted"));
+        assertThat(conflict.getMessage()).startsWith("Optimize of s.t").contains("since snapshot 42").contains("run it again").contains("files were deleted");
+
+        TrinoException other = CommitFailures.toTrinoException(Write.CREATE, TABLE, OptionalLong.empty(), new IllegalStateException("catalog down"));
+        assertThat(other.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+        assertThat(other.getMessage()).startsWith("Creating table s.t").contains("catalog down");
+    }
+
+    @Test
+    void testTableCreatedMeanwhileIsAlreadyExists()
+    {
+        TrinoException error = CommitFailures.toTrinoException(Write.CREATE, TABLE, OptionalLong.empty(), new AlreadyExistsException("exists"));
+        assertThat(error.getErrorCode()).isEqualTo(ALREADY_EXISTS.toErrorCode());
+        assertThat(error.getMessage()).contains("s.t");
+        // only a CTAS reports it so: for an INSERT it is a failed commit like any other
+        assertThat(CommitFailures.toTrinoException(Write.INSERT, TABLE, OptionalLong.empty(), new AlreadyExistsException("exists")).getErrorCode())
+                .isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+    }
+}
