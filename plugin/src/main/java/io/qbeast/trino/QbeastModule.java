@@ -5,6 +5,7 @@ import com.google.inject.Module;
 import com.google.inject.Scopes;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
+import io.qbeast.trino.catalog.PlanningExecutors;
 import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastSessionProperties;
@@ -52,6 +53,7 @@ public class QbeastModule
         binder.bind(QbeastTablePropertyMetadata.class).in(Scopes.SINGLETON);
         binder.bind(QbeastSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(IndexStateCache.class).in(Scopes.SINGLETON);
+        binder.bind(PlanningExecutors.class).in(Scopes.SINGLETON);
         binder.bind(QbeastWriterStats.class).in(Scopes.SINGLETON);
 
         binder.bind(ConnectorSplitManager.class).annotatedWith(ForClassLoaderSafe.class).to(QbeastSplitManager.class).in(Scopes.SINGLETON);

@@ -16,16 +16,19 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.writer.ParquetWriterOptions;
+import io.trino.plugin.base.security.AllowAllAccessControl;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import io.trino.testing.MaterializedRow;
+import io.trino.testing.TestingAccessControlManager.TestingPrivilege;
 import io.trino.testing.TestingConnectorSession;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -38,6 +41,7 @@ import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.format.CompressionCodec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,6 +66,8 @@ import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static io.trino.testing.TestingAccessControlManager.TestingPrivilegeType.EXECUTE_TABLE_PROCEDURE;
+import static io.trino.testing.TestingAccessControlManager.privilege;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,7 +84,29 @@ class TestQbeastOptimize
     private static final String ORDERS = "SELECT orderkey, custkey, totalprice, orderdate, comment FROM tpch.tiny.orders";
     private static final String COLUMNS = "(orderkey bigint, custkey bigint, totalprice double, orderdate date, comment varchar)";
     private static final long CUBE_SIZE = 500;
+    private static final ConnectorAccessControl ALLOW_ALL = new AllowAllAccessControl();
 
+    /**
+     * One thread in each planning pool: every scan of this class's tables of twenty manifests
+     * reads them on the manifest pool while a batch of the split source waits on the other
+     * (one shared pool of one thread would wait forever).
+     */
+    @Override
+    protected QbeastQueryRunner.Builder queryRunnerBuilder()
+    {
+        return QbeastQueryRunner.builder().addConnectorProperty("qbeast.split-manager-threads", "1");
+    }
+
+    @Test
+    @Timeout(120)
+    void testScansPlanWithOneThreadPerPool()
+    {
+        String table = "opt_one_thread";
+        createFromTwentyInserts(table);
+        assertThat(tables().table(table).currentSnapshot().allManifests(tables().table(table).io())).hasSizeGreaterThanOrEqualTo(20);
+        assertSameRows(table, ORDERS);
+        assertThat(computeScalar("SELECT count(*) FROM " + table + " WHERE custkey < 100")).isEqualTo(count("custkey < 100"));
+    }
 
     @Test
     void testOptimizeMergesSmallInserts()
@@ -242,12 +270,32 @@ class TestQbeastOptimize
         assertThat(currentSnapshot(table)).isEqualTo(snapshot);
     }
 
+    /**
+     * {@code CALL system.optimize} runs with the caller's rights: a user who may not execute the
+     * optimize table procedure on a table is refused by both forms alike, and the table is unchanged.
+     */
+    @Test
+    void testOptimizeNeedsTheCallersRight()
+    {
+        String table = "opt_denied";
+        createFromTwentyInserts(table);
+        long snapshot = currentSnapshot(table);
+        TestingPrivilege denied = privilege("qbeast.tpch." + table + ".OPTIMIZE", EXECUTE_TABLE_PROCEDURE);
+        assertAccessDenied("ALTER TABLE " + table + " EXECUTE optimize(mode => 'all')", "Cannot execute table procedure OPTIMIZE on qbeast.tpch." + table, denied);
+        assertAccessDenied("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => '" + table + "', mode => 'all')", "Cannot execute table procedure OPTIMIZE on qbeast.tpch." + table, denied);
+        assertThat(currentSnapshot(table)).isEqualTo(snapshot);
+        // the right is the one denied: with it the same CALL rewrites the table
+        assertUpdate("CALL qbeast.system.optimize(schema_name => 'tpch', table_name => '" + table + "', mode => 'all')");
+        assertThat(currentSnapshot(table)).isNotEqualTo(snapshot);
+        assertSameRows(table, ORDERS);
+    }
+
     @Test
     void testInsertCommittedDuringOptimizeIsKept()
     {
         String table = "opt_race_insert";
         createFromTwentyInserts(table);
-        OptimizeReport report = optimizer().run(session(), "tpch", table, "all", null,
+        OptimizeReport report = optimizer().run(session(), ALLOW_ALL, "tpch", table, "all", null,
                 () -> assertUpdate("INSERT INTO " + table + " " + ORDERS + " WHERE orderkey < 1000", count("orderkey < 1000")));
         assertThat(report.rows()).isEqualTo(15000);
         assertSameRows(table, ORDERS + " UNION ALL " + ORDERS + " WHERE orderkey < 1000");
@@ -261,8 +309,8 @@ class TestQbeastOptimize
         Set<String> filesBefore = tables().listFiles(tables().table(table).location() + "/data");
         ConnectorSession first = session();
         assertThat(first.getQueryId()).isNotEqualTo(session().getQueryId());
-        assertTrinoExceptionThrownBy(() -> optimizer().run(first, "tpch", table, "all", null,
-                () -> optimizer().run(session(), "tpch", table, "all", null, () -> {})))
+        assertTrinoExceptionThrownBy(() -> optimizer().run(first, ALLOW_ALL, "tpch", table, "all", null,
+                () -> optimizer().run(session(), ALLOW_ALL, "tpch", table, "all", null, () -> {})))
                 .hasErrorCode(QBEAST_COMMIT_ERROR)
                 .hasMessageContaining("run it again");
         assertSameRows(table, ORDERS);

@@ -46,6 +46,7 @@ public class QbeastConfig
     private String writerSpillPath = System.getProperty("java.io.tmpdir");
     private long defaultCubeSize = DEFAULT_CUBE_SIZE;
     private QbeastCompressionCodec compressionCodec = QbeastCompressionCodec.ZSTD;
+    private int splitManagerThreads = Runtime.getRuntime().availableProcessors() * 2;
 
     @NotNull
     public CatalogType getCatalogType()
@@ -223,6 +224,20 @@ public class QbeastConfig
     public QbeastConfig setWriterSpillPath(String writerSpillPath)
     {
         this.writerSpillPath = writerSpillPath;
+        return this;
+    }
+
+    @Min(1)
+    public int getSplitManagerThreads()
+    {
+        return splitManagerThreads;
+    }
+
+    @Config("qbeast.split-manager-threads")
+    @ConfigDescription("Threads of the coordinator for planning scans (reading manifests) and for the batches of splits, each pool bounded by this many")
+    public QbeastConfig setSplitManagerThreads(int splitManagerThreads)
+    {
+        this.splitManagerThreads = splitManagerThreads;
         return this;
     }
 

@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
+import io.qbeast.trino.catalog.PlanningExecutors;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.write.CommitTaskData;
 import io.trino.filesystem.TrinoFileSystemFactory;
@@ -22,6 +23,7 @@ public class QbeastMetadataFactory
     private final QbeastConfig config;
     private final IndexStateCache indexStateCache;
     private final NodeManager nodeManager;
+    private final PlanningExecutors executors;
 
     @Inject
     public QbeastMetadataFactory(
@@ -31,7 +33,8 @@ public class QbeastMetadataFactory
             JsonCodec<CommitTaskData> commitTaskCodec,
             QbeastConfig config,
             IndexStateCache indexStateCache,
-            NodeManager nodeManager)
+            NodeManager nodeManager,
+            PlanningExecutors executors)
     {
         this.catalogProvider = requireNonNull(catalogProvider, "catalogProvider is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
@@ -40,10 +43,11 @@ public class QbeastMetadataFactory
         this.config = requireNonNull(config, "config is null");
         this.indexStateCache = requireNonNull(indexStateCache, "indexStateCache is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
+        this.executors = requireNonNull(executors, "executors is null");
     }
 
     public QbeastMetadata create(ConnectorIdentity identity)
     {
-        return new QbeastMetadata(catalogProvider, typeManager, fileSystemFactory.create(identity), commitTaskCodec, config, indexStateCache, nodeManager);
+        return new QbeastMetadata(catalogProvider, typeManager, fileSystemFactory.create(identity), commitTaskCodec, config, indexStateCache, nodeManager, executors.metadataReads());
     }
 }

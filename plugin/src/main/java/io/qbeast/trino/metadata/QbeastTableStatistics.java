@@ -2,14 +2,17 @@ package io.qbeast.trino.metadata;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.airlift.log.Logger;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
@@ -23,6 +26,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -33,11 +37,35 @@ import java.util.concurrent.ExecutionException;
  */
 final class QbeastTableStatistics
 {
+    private static final Logger log = Logger.get(QbeastTableStatistics.class);
     private static final Cache<String, TableStatistics> CACHE = CacheBuilder.newBuilder().maximumSize(256).build();
 
     private QbeastTableStatistics() {}
 
-    static TableStatistics get(Table table, long snapshotId, List<QbeastColumnHandle> columns)
+    /**
+     * The statistics of a snapshot (none rows for a table without one); when its manifests cannot
+     * be read, the row count of its summary alone.
+     */
+    static TableStatistics of(SchemaTableName name, Table table, Optional<Long> snapshotId, List<QbeastColumnHandle> columns)
+    {
+        if (snapshotId.isEmpty()) {
+            return TableStatistics.builder().setRowCount(Estimate.zero()).build();
+        }
+        try {
+            return get(table, snapshotId.get(), columns);
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Cannot compute statistics of %s from its manifests", name);
+        }
+        Snapshot snapshot = table.snapshot(snapshotId.get());
+        String totalRecords = snapshot == null ? null : snapshot.summary().get("total-records");
+        if (totalRecords == null) {
+            return TableStatistics.empty();
+        }
+        return TableStatistics.builder().setRowCount(Estimate.of(Long.parseLong(totalRecords))).build();
+    }
+
+    private static TableStatistics get(Table table, long snapshotId, List<QbeastColumnHandle> columns)
     {
         try {
             return CACHE.get(table.location() + "@" + snapshotId + "@" + columns.hashCode(), () -> compute(table, snapshotId, columns));

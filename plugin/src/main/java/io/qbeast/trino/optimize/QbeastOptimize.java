@@ -3,7 +3,9 @@ package io.qbeast.trino.optimize;
 import com.google.common.collect.ImmutableList;
 import io.qbeast.iceberg.OptimizeSelection;
 import io.qbeast.iceberg.QbeastTableMetadata;
+import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.index.Weight;
+import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -29,6 +32,7 @@ import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.connector.TableProcedureExecutionMode.distributedWithFilteringAndRepartitioning;
 import static io.trino.spi.session.PropertyMetadata.longProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
@@ -56,7 +60,7 @@ public final class QbeastOptimize
                         longProperty(REVISION, "The revision to rewrite, for mode 'revision'", null, false)));
     }
 
-    public static OptimizeSelection.Mode parseMode(String mode)
+    private static OptimizeSelection.Mode parseMode(String mode)
     {
         String value = mode == null ? DEFAULT_MODE : mode;
         return Arrays.stream(OptimizeSelection.Mode.values())
@@ -65,7 +69,7 @@ public final class QbeastOptimize
                 .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Invalid value for optimize argument '%s': '%s'; expected one of 'fragmented', 'all', 'revision', 'unindexed'".formatted(MODE, value)));
     }
 
-    public static void validateRevision(OptimizeSelection.Mode mode, Optional<Long> revision, List<Long> tableRevisions)
+    private static void validateRevision(OptimizeSelection.Mode mode, Optional<Long> revision, List<Long> tableRevisions)
     {
         if (mode == OptimizeSelection.Mode.REVISION) {
             if (revision.isEmpty()) {
@@ -78,6 +82,20 @@ public final class QbeastOptimize
         else if (revision.isPresent()) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Optimize argument '%s' applies only to mode 'revision', not '%s'".formatted(REVISION, mode.name().toLowerCase(Locale.ENGLISH)));
         }
+    }
+
+    /**
+     * The handle of {@code ALTER TABLE t EXECUTE optimize(...)}: its arguments checked against the
+     * table (a qbeast table; a revision it has), before any file is chosen.
+     */
+    public static QbeastTableExecuteHandle executeHandle(QbeastTableHandle handle, Table table, Map<String, Object> executeProperties)
+    {
+        QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table)
+                .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables can be optimized".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS)));
+        OptimizeSelection.Mode mode = parseMode((String) executeProperties.get(MODE));
+        Optional<Long> revision = Optional.ofNullable((Long) executeProperties.get(REVISION));
+        validateRevision(mode, revision, qbeast.revisionIds());
+        return new QbeastTableExecuteHandle(handle.schemaName(), handle.tableName(), mode, revision, handle.snapshotId(), ImmutableList.of(), Optional.empty());
     }
 
     /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */

@@ -21,6 +21,7 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
 import io.trino.spi.connector.BeginTableExecuteResult;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
@@ -64,7 +65,7 @@ public class OptimizeProcedure
     static {
         try {
             OPTIMIZE = MethodHandles.lookup().findVirtual(OptimizeProcedure.class, "optimize",
-                    MethodType.methodType(void.class, ConnectorSession.class, String.class, String.class, String.class, Long.class));
+                    MethodType.methodType(void.class, ConnectorSession.class, ConnectorAccessControl.class, String.class, String.class, String.class, Long.class));
         }
         catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -98,10 +99,14 @@ public class OptimizeProcedure
                 OPTIMIZE.bindTo(this));
     }
 
-    public void optimize(ConnectorSession session, String schemaName, String tableName, String mode, Long revision)
+    /**
+     * The engine injects the caller's session and access control: the caller needs the right that
+     * {@code ALTER TABLE ... EXECUTE optimize} needs (to execute the table procedure on the table).
+     */
+    public void optimize(ConnectorSession session, ConnectorAccessControl accessControl, String schemaName, String tableName, String mode, Long revision)
     {
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
-            run(session, schemaName, tableName, mode, revision, () -> {});
+            run(session, accessControl, schemaName, tableName, mode, revision, () -> {});
         }
     }
 
@@ -109,7 +114,7 @@ public class OptimizeProcedure
      * The optimize; {@code beforeCommit} runs between writing the new files and the commit (tests
      * use it to commit something concurrent).
      */
-    public OptimizeReport run(ConnectorSession session, String schemaName, String tableName, String mode, Long revision, Runnable beforeCommit)
+    public OptimizeReport run(ConnectorSession session, ConnectorAccessControl accessControl, String schemaName, String tableName, String mode, Long revision, Runnable beforeCommit)
     {
         if (schemaName == null || schemaName.isEmpty()) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Argument 'schema_name' must be given");
@@ -118,6 +123,8 @@ public class OptimizeProcedure
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Argument 'table_name' must be given");
         }
         SchemaTableName name = new SchemaTableName(schemaName, tableName);
+        // the right ALTER TABLE ... EXECUTE optimize checks, under the same (canonical) name
+        accessControl.checkCanExecuteTableProcedure(null, name, QbeastOptimize.PROCEDURE_NAME);
         QbeastMetadata metadata = metadataFactory.create(session.getIdentity());
         ConnectorTableHandle table = metadata.getTableHandle(session, name, Optional.empty(), Optional.empty());
         if (table == null) {
@@ -126,7 +133,7 @@ public class OptimizeProcedure
         Map<String, Object> properties = new HashMap<>();
         properties.put(QbeastOptimize.MODE, mode);
         properties.put(QbeastOptimize.REVISION, revision);
-        ConnectorTableExecuteHandle executeHandle = metadata.getTableHandleForExecute(session, null, table, QbeastOptimize.PROCEDURE_NAME, properties, RetryMode.NO_RETRIES).orElseThrow();
+        ConnectorTableExecuteHandle executeHandle = metadata.getTableHandleForExecute(session, accessControl, table, QbeastOptimize.PROCEDURE_NAME, properties, RetryMode.NO_RETRIES).orElseThrow();
         BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = metadata.beginTableExecute(session, executeHandle, table);
         QbeastTableExecuteHandle handle = (QbeastTableExecuteHandle) begun.getTableExecuteHandle();
         ConnectorPageSink sink = null;

@@ -3,6 +3,7 @@ package io.qbeast.trino.read;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.qbeast.index.Weight;
+import io.qbeast.trino.catalog.PlanningExecutors;
 import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.handle.QbeastColumnHandle;
@@ -16,7 +17,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
-import jakarta.annotation.PreDestroy;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
@@ -25,31 +25,29 @@ import org.apache.iceberg.TableScan;
 
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutorService;
 import java.util.stream.Stream;
 
-import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static java.util.Objects.requireNonNull;
-import static java.util.concurrent.Executors.newCachedThreadPool;
 
 /**
  * Splits of a table scan: an Iceberg scan of the handle's snapshot, filtered by the pushed-down
  * predicate so that Iceberg prunes files by column bounds (the index columns included), planned on
- * a background thread so manifest reads never block the scheduler. On top, {@link QbeastFilePruner}
- * drops files whose cube region misses the predicate (narrowed by the dynamic filter as it arrives)
- * or whose lightest row is not in the sample.
+ * background threads ({@link PlanningExecutors}) so manifest reads never block the scheduler. On
+ * top, {@link QbeastFilePruner} drops files whose cube region misses the predicate (narrowed by the
+ * dynamic filter as it arrives) or whose lightest row is not in the sample.
  */
 public class QbeastSplitManager
         implements ConnectorSplitManager
 {
     private final TransactionTables transactionTables;
-    private final ExecutorService executor = newCachedThreadPool(daemonThreadsNamed("qbeast-split-planning-%s"));
+    private final PlanningExecutors executors;
     private final ClassLoader classLoader;
 
     @Inject
-    public QbeastSplitManager(TransactionTables transactionTables, ClassLoader classLoader)
+    public QbeastSplitManager(TransactionTables transactionTables, PlanningExecutors executors, ClassLoader classLoader)
     {
         this.transactionTables = requireNonNull(transactionTables, "transactionTables is null");
+        this.executors = requireNonNull(executors, "executors is null");
         this.classLoader = requireNonNull(classLoader, "classLoader is null");
     }
 
@@ -63,8 +61,8 @@ public class QbeastSplitManager
                 return new FixedSplitSource(List.of(), List.of());
             }
             Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
-            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executor);
-            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executor, ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
+            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executors.metadataReads());
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executors.splitBatches(), ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
         }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
@@ -79,9 +77,9 @@ public class QbeastSplitManager
                 .includeColumnStats(Stream.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN)
                         .filter(column -> scanSchema.findField(column) != null)
                         .toList())
-                .planWith(executor);
+                .planWith(executors.metadataReads());
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executor, pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
     }
 
     private static OptionalLong snapshotFiles(Table table, long snapshotId)
@@ -107,11 +105,5 @@ public class QbeastSplitManager
             scan = scan.useSnapshot(snapshotId);
         }
         return scan;
-    }
-
-    @PreDestroy
-    public void shutdown()
-    {
-        executor.shutdownNow();
     }
 }

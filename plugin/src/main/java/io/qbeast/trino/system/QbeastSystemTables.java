@@ -48,8 +48,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import static io.airlift.concurrent.MoreFutures.getFutureValue;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
@@ -74,23 +77,30 @@ public final class QbeastSystemTables
 
     private QbeastSystemTables() {}
 
-    public static Optional<SystemTable> create(Table table, SchemaTableName name, String kind)
+    /** The table that a system table's name refers to: {@code t} for {@code t$files}; empty for a name without {@code $}. */
+    public static Optional<SchemaTableName> baseTable(SchemaTableName name)
     {
+        int marker = name.getTableName().lastIndexOf('$');
+        if (marker <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new SchemaTableName(name.getSchemaName(), name.getTableName().substring(0, marker)));
+    }
+
+    /**
+     * The system table {@code name} ({@code t$files}, {@code t$revisions}, {@code t$snapshots} or
+     * {@code t$cubes}) of the base table {@code table}; empty for another suffix.
+     */
+    public static Optional<SystemTable> create(Table table, SchemaTableName name, TrinoFileSystem fileSystem, Executor fileReads)
+    {
+        String kind = name.getTableName().substring(name.getTableName().lastIndexOf('$') + 1);
         return switch (kind) {
             case FILES -> Optional.of(files(table, name));
             case REVISIONS -> Optional.of(revisions(table, name));
             case SNAPSHOTS -> Optional.of(snapshots(table, name));
+            case CUBES -> Optional.of(cubes(table, name, fileSystem, fileReads));
             default -> Optional.empty();
         };
-    }
-
-    /** Like {@link #create(Table, SchemaTableName, String)}, plus {@code "t$cubes"}, which reads group files through {@code fileSystem}. */
-    public static Optional<SystemTable> create(Table table, SchemaTableName name, String kind, TrinoFileSystem fileSystem)
-    {
-        if (kind.equals(CUBES)) {
-            return Optional.of(cubes(table, name, fileSystem));
-        }
-        return create(table, name, kind);
     }
 
     /**
@@ -100,7 +110,7 @@ public final class QbeastSystemTables
      * the two hidden columns (small: the cube is near-constant, weights are sorted) are read to
      * count each cube's rows exactly. Files without index bounds are not listed.
      */
-    private static SystemTable cubes(Table table, SchemaTableName name, TrinoFileSystem fileSystem)
+    private static SystemTable cubes(Table table, SchemaTableName name, TrinoFileSystem fileSystem, Executor fileReads)
     {
         ConnectorTableMetadata metadata = new ConnectorTableMetadata(name, ImmutableList.of(
                 new ColumnMetadata("revision", BIGINT),
@@ -113,10 +123,10 @@ public final class QbeastSystemTables
                 new ColumnMetadata("max_weight", BIGINT),
                 new ColumnMetadata("min_weight_fraction", DOUBLE),
                 new ColumnMetadata("max_weight_fraction", DOUBLE)));
-        return new InMemorySystemTable(metadata, () -> cubeRows(table, name, fileSystem));
+        return new InMemorySystemTable(metadata, () -> cubeRows(table, name, fileSystem, fileReads));
     }
 
-    private static List<Object[]> cubeRows(Table table, SchemaTableName name, TrinoFileSystem fileSystem)
+    private static List<Object[]> cubeRows(Table table, SchemaTableName name, TrinoFileSystem fileSystem, Executor fileReads)
     {
         Snapshot snapshot = table.currentSnapshot();
         Types.NestedField cube = table.schema().findField(QbeastTableProperties.CUBE_COLUMN);
@@ -126,6 +136,8 @@ public final class QbeastSystemTables
         }
         // unsigned lexicographic byte order of cube ids is pre-order (revision first)
         Map<Slice, CubeCount> counts = new TreeMap<>();
+        // files holding several cubes are read, in parallel on the bounded executor
+        List<CompletableFuture<Map<Slice, CubeCount>>> groupFiles = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId())
                 .includeColumnStats(List.of(QbeastTableProperties.CUBE_COLUMN, QbeastTableProperties.WEIGHT_COLUMN))
                 .planFiles()) {
@@ -140,12 +152,18 @@ public final class QbeastSystemTables
                             .addFile(file.recordCount(), facts.minWeight(), facts.maxWeight());
                 }
                 else {
-                    countGroupFile(fileSystem, file, cube.fieldId(), weight.fieldId(), counts);
+                    // the task reads its own copy of the file's facts: scan iterators may reuse objects
+                    String location = file.location();
+                    long length = file.fileSizeInBytes();
+                    groupFiles.add(CompletableFuture.supplyAsync(() -> countGroupFile(fileSystem, location, length, cube.fieldId(), weight.fieldId()), fileReads));
                 }
             }
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        for (CompletableFuture<Map<Slice, CubeCount>> groupFile : groupFiles) {
+            getFutureValue(groupFile).forEach((cubeId, count) -> counts.computeIfAbsent(cubeId, _ -> new CubeCount()).addFile(count.rows, count.minWeight, count.maxWeight));
         }
 
         Optional<QbeastTableMetadata> qbeast = QbeastTableMetadataReader.read(name, table);
@@ -192,17 +210,18 @@ public final class QbeastSystemTables
         return builder.build();
     }
 
-    private static void countGroupFile(TrinoFileSystem fileSystem, DataFile file, int cubeFieldId, int weightFieldId, Map<Slice, CubeCount> counts)
+    /** The rows, and lightest and heaviest weight, of each cube in a file that holds several. */
+    private static Map<Slice, CubeCount> countGroupFile(TrinoFileSystem fileSystem, String location, long length, int cubeFieldId, int weightFieldId)
     {
         List<QbeastColumnHandle> columns = List.of(
                 new QbeastColumnHandle(QbeastColumnHandle.CUBE_COLUMN, cubeFieldId, VARBINARY, true),
                 new QbeastColumnHandle(QbeastColumnHandle.WEIGHT_COLUMN, weightFieldId, INTEGER, true));
         Map<Slice, CubeCount> inFile = new HashMap<>();
         try (ConnectorPageSource source = PAGE_SOURCES.createPageSource(
-                fileSystem.newInputFile(Location.of(file.location()), file.fileSizeInBytes()),
+                fileSystem.newInputFile(Location.of(location), length),
                 0,
-                file.fileSizeInBytes(),
-                file.fileSizeInBytes(),
+                length,
+                length,
                 columns,
                 Optional.empty(),
                 TupleDomain.all(),
@@ -227,7 +246,7 @@ public final class QbeastSystemTables
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        inFile.forEach((cube, count) -> counts.computeIfAbsent(cube, _ -> new CubeCount()).addFile(count.rows, count.minWeight, count.maxWeight));
+        return inFile;
     }
 
     private static final QbeastPageSourceFactory PAGE_SOURCES = new QbeastPageSourceFactory();

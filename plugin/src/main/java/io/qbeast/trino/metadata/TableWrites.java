@@ -1,0 +1,323 @@
+package io.qbeast.trino.metadata;
+
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+import io.airlift.json.JsonCodec;
+import io.airlift.log.Logger;
+import io.airlift.slice.Slice;
+import io.qbeast.iceberg.IcebergCommits;
+import io.qbeast.iceberg.QbeastTableMetadata;
+import io.qbeast.iceberg.QbeastTableProperties;
+import io.qbeast.index.Revision;
+import io.qbeast.trino.catalog.QbeastTableMetadataReader;
+import io.qbeast.trino.error.CommitFailures.Write;
+import io.qbeast.trino.error.CommitFailures;
+import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastTableExecuteHandle;
+import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.handle.QbeastWritableTableHandle;
+import io.qbeast.trino.metadata.TransactionCatalog.CreatedTable;
+import io.qbeast.trino.optimize.OptimizeReport;
+import io.qbeast.trino.optimize.QbeastOptimize;
+import io.qbeast.trino.write.CommitTaskData;
+import io.trino.filesystem.FileEntry;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.BeginTableExecuteResult;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_INTERNAL_ERROR;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The write protocol of one transaction: CTAS, INSERT and optimize each begin (a handle for the
+ * sinks, and the write remembered so that a failure can remove its files) and finish (the sinks'
+ * fragments decoded by {@link WrittenFiles} and committed as one Iceberg operation, failures
+ * mapped by {@link CommitFailures}). One write per transaction.
+ */
+final class TableWrites
+{
+    private static final Logger log = Logger.get(TableWrites.class);
+
+    private final TransactionCatalog catalog;
+    private final TableColumns columns;
+    private final TrinoFileSystem fileSystem;
+    private final JsonCodec<CommitTaskData> commitTaskCodec;
+    private final long defaultCubeSize;
+
+    // a write begun and not finished: what rollback() must remove
+    private volatile PendingWrite pendingWrite;
+
+    TableWrites(TransactionCatalog catalog, TableColumns columns, TrinoFileSystem fileSystem, JsonCodec<CommitTaskData> commitTaskCodec, long defaultCubeSize)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.columns = requireNonNull(columns, "columns is null");
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.commitTaskCodec = requireNonNull(commitTaskCodec, "commitTaskCodec is null");
+        this.defaultCubeSize = defaultCubeSize;
+    }
+
+    // ---- CREATE TABLE AS ----
+
+    QbeastWritableTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    {
+        CreatedTable created = catalog.beginCreateTable(tableMetadata);
+        Table table = created.transaction().table();
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), created.ownedLocation(), Optional.of(created.transaction()), List.of()));
+        List<QbeastColumnHandle> inputColumns = tableMetadata.getColumns().stream()
+                .map(column -> columns.handle(table.schema().findField(column.getName())))
+                .collect(toImmutableList());
+        return writableHandle(tableMetadata.getTable(), table, inputColumns, Optional.empty(), created.ownedLocation());
+    }
+
+    void finishCreateTable(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
+    {
+        Transaction transaction = requirePendingWrite().createTransaction().orElseThrow();
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
+        commit(Write.CREATE, handle.schemaTableName(), OptionalLong.empty(),
+                () -> IcebergCommits.commitCreate(transaction, written.dataFiles(), written.newRevisions(), snapshotSummary(session)));
+    }
+
+    // ---- INSERT ----
+
+    QbeastWritableTableHandle beginInsert(ConnectorSession session, QbeastTableHandle handle, List<QbeastColumnHandle> inputColumns)
+    {
+        Table table = catalog.getTable(handle.schemaTableName());
+        if (QbeastTableMetadataReader.read(handle.schemaTableName(), table).isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
+        }
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), List.of()));
+        return writableHandle(handle.schemaTableName(), table, inputColumns, handle.snapshotId(), Optional.empty());
+    }
+
+    void finishInsert(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
+    {
+        requirePendingWrite();
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
+        if (written.isEmpty()) {
+            pendingWrite = null;
+            return;
+        }
+        // the commit starts from the newest metadata
+        Table table = catalog.loadLatest(handle.schemaTableName());
+        commit(Write.INSERT, handle.schemaTableName(), OptionalLong.empty(),
+                () -> IcebergCommits.append(table, written.dataFiles(), written.newRevisions(), snapshotSummary(session)));
+    }
+
+    // ---- optimize ----
+
+    /**
+     * Chooses the files to rewrite (planning the source's snapshot once: the commit replaces the
+     * files chosen here that the scan read) and narrows the scan to them.
+     */
+    BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, QbeastTableHandle source)
+    {
+        if (source.isSampled()) {
+            throw new TrinoException(NOT_SUPPORTED, "Optimize does not accept a sample");
+        }
+        Table table = catalog.getTable(handle.schemaTableName());
+        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, QbeastTableMetadataReader.read(handle.schemaTableName(), table));
+        List<String> files = selected.stream().map(DataFile::location).collect(toImmutableList());
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), selected));
+        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, columns.visible(table), source.snapshotId(), Optional.empty());
+        return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
+    }
+
+    /**
+     * Commits an optimize: one Iceberg {@code RewriteFiles} replacing the {@code scanned} files with
+     * the files in {@code fragments}, validated from the start snapshot; nothing when nothing was
+     * scanned. The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
+     */
+    OptimizeReport finishOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, List<String> scanned, Collection<Slice> fragments)
+    {
+        PendingWrite pending = requirePendingWrite();
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
+        if (scanned.isEmpty()) {
+            if (!written.isEmpty()) {
+                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s wrote %s files without reading any".formatted(handle.schemaTableName(), written.tasks().size()));
+            }
+            pendingWrite = null;
+            log.info("Optimize of %s (query %s): nothing to rewrite", handle.schemaTableName(), session.getQueryId());
+            return OptimizeReport.NOTHING;
+        }
+        Set<String> scannedSet = ImmutableSet.copyOf(scanned);
+        List<DataFile> deleted = pending.rewrittenFiles().stream()
+                .filter(file -> scannedSet.contains(file.location()))
+                .collect(toImmutableList());
+        if (deleted.size() != scannedSet.size()) {
+            throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s read %s files, of which %s were selected".formatted(handle.schemaTableName(), scannedSet.size(), deleted.size()));
+        }
+        long startSnapshotId = handle.startSnapshotId().orElseThrow();
+        Table table = catalog.loadLatest(handle.schemaTableName());
+        Snapshot start = table.snapshot(startSnapshotId);
+        if (start == null) {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Optimize of %s: its start snapshot %s was expired meanwhile; nothing was changed".formatted(handle.schemaTableName(), startSnapshotId));
+        }
+        List<DataFile> added = written.dataFiles();
+        OptimizeReport report = OptimizeReport.of(
+                handle.mode(),
+                deleted,
+                added,
+                Long.parseLong(start.summary().getOrDefault("total-files-size", "0")),
+                written.cubes());
+        Map<String, String> summary = ImmutableMap.<String, String>builder()
+                .putAll(snapshotSummary(session))
+                .putAll(report.toSnapshotSummary())
+                .buildOrThrow();
+        commit(Write.OPTIMIZE, handle.schemaTableName(), OptionalLong.of(startSnapshotId),
+                () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, added, written.newRevisions(), summary));
+        log.info("Optimize of %s (query %s): %s", handle.schemaTableName(), session.getQueryId(), report);
+        return report;
+    }
+
+    /** Removes the files of a write that did not commit. */
+    void rollback()
+    {
+        PendingWrite write = pendingWrite;
+        pendingWrite = null;
+        if (write != null) {
+            write.cleanUp(fileSystem);
+        }
+    }
+
+    /**
+     * Commits a write; on success or an unknown outcome its files are no longer this write's to
+     * remove (they are, or may be, referenced by the table), on any other failure they are removed
+     * when the query is cleaned up. Failures are mapped by {@link CommitFailures}.
+     */
+    private void commit(Write write, SchemaTableName table, OptionalLong startSnapshotId, Runnable commit)
+    {
+        try {
+            commit.run();
+        }
+        catch (RuntimeException e) {
+            if (CommitFailures.outcomeUnknown(e)) {
+                pendingWrite = null;
+            }
+            throw CommitFailures.toTrinoException(write, table, startSnapshotId, e);
+        }
+        pendingWrite = null;
+        catalog.forget(table);
+    }
+
+    /**
+     * The handle a write (CTAS, INSERT, optimize) gives its sinks: the table's schema, indexed
+     * columns, cube size and current revision, and the snapshot the write starts from.
+     */
+    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation)
+    {
+        QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(name, table).orElseThrow();
+        return new QbeastWritableTableHandle(
+                name.getSchemaName(),
+                name.getTableName(),
+                SchemaParser.toJson(table.schema()),
+                inputColumns,
+                dataLocation(table),
+                snapshotId.map(_ -> ((HasTableOperations) table).operations().current().metadataFileLocation()),
+                snapshotId,
+                qbeast.currentRevision().map(Revision::toJson),
+                qbeast.indexedColumns(),
+                qbeast.cubeSize(defaultCubeSize),
+                storageProperties(table.properties()),
+                ownedLocation.map(Location::toString));
+    }
+
+    private static String dataLocation(Table table)
+    {
+        String configured = table.properties().get(TableProperties.WRITE_DATA_LOCATION);
+        return configured != null ? NewTable.stripTrailingSlash(configured) : NewTable.stripTrailingSlash(table.location()) + "/data";
+    }
+
+    private static Map<String, String> storageProperties(Map<String, String> properties)
+    {
+        ImmutableMap.Builder<String, String> storage = ImmutableMap.builder();
+        properties.forEach((key, value) -> {
+            if (key.startsWith("write.")) {
+                storage.put(key, value);
+            }
+        });
+        return storage.buildOrThrow();
+    }
+
+    private static Map<String, String> snapshotSummary(ConnectorSession session)
+    {
+        return ImmutableMap.of(
+                "trino_query_id", session.getQueryId(),
+                "trino_user", session.getUser());
+    }
+
+    private void beginWrite(PendingWrite write)
+    {
+        if (pendingWrite != null) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector supports one write per transaction");
+        }
+        pendingWrite = write;
+    }
+
+    private PendingWrite requirePendingWrite()
+    {
+        if (pendingWrite == null) {
+            throw new IllegalStateException("No write in progress");
+        }
+        return pendingWrite;
+    }
+
+    /**
+     * A write between its begin and its commit. Every file it creates is named
+     * {@code <queryId>-<writer>-<n>.parquet} in {@code dataLocation}, so a failed write can be
+     * removed even when some of its writers finished (their files are in no fragment the engine
+     * kept).
+     *
+     * @param createTransaction the Iceberg transaction of a CTAS
+     * @param rewrittenFiles the files an optimize chose to rewrite (empty for CTAS and INSERT)
+     */
+    private record PendingWrite(String queryId, Location dataLocation, Optional<Location> ownedTableLocation, Optional<Transaction> createTransaction, List<DataFile> rewrittenFiles)
+    {
+        void cleanUp(TrinoFileSystem fileSystem)
+        {
+            try {
+                if (ownedTableLocation.isPresent()) {
+                    fileSystem.deleteDirectory(ownedTableLocation.get());
+                    return;
+                }
+                List<Location> files = new ArrayList<>();
+                FileIterator iterator = fileSystem.listFiles(dataLocation);
+                while (iterator.hasNext()) {
+                    FileEntry entry = iterator.next();
+                    if (entry.location().fileName().startsWith(queryId + "-")) {
+                        files.add(entry.location());
+                    }
+                }
+                fileSystem.deleteFiles(files);
+            }
+            catch (IOException | RuntimeException e) {
+                log.warn(e, "Failed to remove the files of failed query %s in %s", queryId, dataLocation);
+            }
+        }
+    }
+}
