@@ -16,7 +16,9 @@ import static java.util.Objects.requireNonNull;
  * <p>Revisions are immutable and identified by content: {@link #create} derives the id from the
  * canonical JSON of the columns and the cube size, so writers that independently choose the same
  * bounds (see {@link RevisionPlanner}) produce the same id. The JSON form ({@link #toJson()}) is
- * what the table properties store; its format is documented in {@code index/README.md}.
+ * what the table properties store; its format is documented in {@code index/README.md}. It is read
+ * back outside the index, by {@code io.qbeast.iceberg.RevisionJsonReader}: parsing JSON takes a
+ * library, and the index depends on none.
  */
 public record Revision(long id, List<IndexedColumn> columns, long cubeSize)
 {
@@ -37,17 +39,13 @@ public record Revision(long id, List<IndexedColumn> columns, long cubeSize)
     {
         List<IndexedColumn> validated = validateColumns(columns);
         validateCubeSize(cubeSize);
-        return new Revision(RevisionJson.contentId(validated, cubeSize), validated, cubeSize);
+        return new Revision(CanonicalRevisionJson.contentId(validated, cubeSize), validated, cubeSize);
     }
 
-    public static Revision fromJson(String json)
-    {
-        return RevisionJson.read(json);
-    }
-
+    /** The canonical JSON, as the table properties store it: {@link #create} hashes the same text. */
     public String toJson()
     {
-        return RevisionJson.write(this);
+        return CanonicalRevisionJson.write(this);
     }
 
     public int dimensions()

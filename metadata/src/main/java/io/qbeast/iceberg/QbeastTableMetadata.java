@@ -52,7 +52,7 @@ public record QbeastTableMetadata(List<String> indexedColumns, OptionalLong cube
             if (key.startsWith(QbeastTableProperties.REVISION_PREFIX)) {
                 // keyed as the key says, as every reader found them before this class
                 try {
-                    revisions.put(Long.parseLong(key.substring(QbeastTableProperties.REVISION_PREFIX.length())), Revision.fromJson(json));
+                    revisions.put(Long.parseLong(key.substring(QbeastTableProperties.REVISION_PREFIX.length())), RevisionJsonReader.read(json));
                 }
                 catch (RuntimeException e) {
                     throw new IllegalArgumentException("Invalid table property %s: %s".formatted(key, e.getMessage()), e);

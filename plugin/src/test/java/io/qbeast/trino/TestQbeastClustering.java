@@ -3,6 +3,7 @@ package io.qbeast.trino;
 import com.google.common.collect.Ordering;
 import io.airlift.units.DataSize;
 import io.qbeast.iceberg.QbeastTableProperties;
+import io.qbeast.iceberg.RevisionJsonReader;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.iceberg.TrinoFileIo;
@@ -94,7 +95,7 @@ class TestQbeastClustering
         Map<String, String> properties = table.properties();
         Map<Long, Revision> revisions = new HashMap<>();
         for (long id : QbeastTableProperties.revisionIds(properties)) {
-            Revision revision = Revision.fromJson(QbeastTableProperties.revisionJson(properties, id).orElseThrow());
+            Revision revision = RevisionJsonReader.read(QbeastTableProperties.revisionJson(properties, id).orElseThrow());
             assertThat(revision.id()).isEqualTo(id);
             assertThat(revision.cubeSize()).isEqualTo(cubeSize);
             assertThat(revision.columns().stream().map(column -> column.name()).toList()).containsExactly("orderkey", "custkey");
@@ -327,7 +328,7 @@ class TestQbeastClustering
 
         Table table = tables().table("test_routed");
         long firstSnapshot = table.currentSnapshot().snapshotId();
-        Revision revision = Revision.fromJson(QbeastTableProperties.currentRevisionJson(table.properties()).orElseThrow());
+        Revision revision = RevisionJsonReader.read(QbeastTableProperties.currentRevisionJson(table.properties()).orElseThrow());
         SnapshotIndex index = SnapshotIndexReader.read(new TrinoFileIo(tables().fileSystem()), ((org.apache.iceberg.HasTableOperations) table).operations().current(), firstSnapshot);
         // the cuts the layout takes: four regions per node
         RegionCuts cuts = RegionCuts.plan(index.state(revision), getQueryRunner().getNodeCount() * 4);

@@ -4,7 +4,7 @@ import com.google.common.collect.ImmutableList;
 import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
-import io.qbeast.index.Revision;
+import io.qbeast.iceberg.RevisionJsonReader;
 import io.qbeast.trino.write.CommitTaskData;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -61,7 +61,7 @@ record WrittenFiles(List<CommitTaskData> tasks)
         Map<Long, NewRevision> revisions = new LinkedHashMap<>();
         for (CommitTaskData task : tasks) {
             task.newRevisionJson().ifPresent(json -> {
-                long id = Revision.fromJson(json).id();
+                long id = RevisionJsonReader.read(json).id();
                 revisions.putIfAbsent(id, new NewRevision(id, json));
             });
         }

@@ -1,5 +1,6 @@
 package io.qbeast.trino.routing;
 
+import io.qbeast.iceberg.RevisionJsonReader;
 import io.qbeast.index.IndexedColumn;
 import io.qbeast.index.RegionCuts;
 import io.qbeast.index.Revision;
@@ -41,7 +42,7 @@ public final class QbeastRegionBucketFunction
     public QbeastRegionBucketFunction(QbeastRegionPartitioningHandle handle, List<Type> indexedTypes, int bucketCount)
     {
         this.bucketCount = bucketCount;
-        this.revision = Revision.fromJson(handle.revisionJson());
+        this.revision = RevisionJsonReader.read(handle.revisionJson());
         List<String> names = revision.columns().stream().map(IndexedColumn::name).toList();
         this.pointMapper = new PointMapper(names, IntStream.range(0, names.size()).boxed().toList(), indexedTypes);
         pointMapper.validate(revision);

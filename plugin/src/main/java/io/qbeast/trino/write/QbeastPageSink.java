@@ -5,6 +5,7 @@ import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.qbeast.iceberg.RevisionJsonReader;
 import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.index.BatchIndexer;
 import io.qbeast.index.ColumnProfile;
@@ -247,7 +248,7 @@ public class QbeastPageSink
         // coordinates, weight, cube of row, sort keys of the indexer, and the run's order arrays
         this.perRowOverhead = 8L * pointMapper.dimensions() + 60;
 
-        this.tableRevision = handle.revisionJson().map(Revision::fromJson);
+        this.tableRevision = handle.revisionJson().map(RevisionJsonReader::read);
         tableRevision.ifPresent(pointMapper::validate);
         this.revision = tableRevision.orElse(null);
     }
