@@ -32,6 +32,9 @@ import static java.util.Objects.requireNonNull;
  * with a dense child table for up to 8 dimensions and a hash table above. Nothing is allocated
  * per row; a batch of n rows takes about 36n bytes of scratch besides the 8n of the result. Thread
  * safe: all state of a call is local to it.
+ *
+ * <p>Size (over 500 lines): one algorithm and the array-based tree it walks; split into classes,
+ * the per-row loop would call across them, which is what the layout above avoids.
  */
 public final class BatchIndexer
 {

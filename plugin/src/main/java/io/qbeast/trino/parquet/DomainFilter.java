@@ -50,6 +50,10 @@ import static java.util.Objects.requireNonNull;
  * bounds nor values tell the zeros apart, as Java's {@code <} and {@code <=} do not); NaN, which
  * no range bound can be, is in a value set only when the set is all values (NaN rows take the
  * boxed path); {@code varchar} and {@code varbinary} compare bytes unsigned, lexicographically.
+ *
+ * <p>Size (over 500 lines): one kernel per value family (long, double, slice ranges and
+ * {@code IN} lists; booleans; nulls; the boxed rest), with a loop per block class, so that each
+ * loop reads its values directly.
  */
 public final class DomainFilter
 {

@@ -70,18 +70,7 @@ public final class QbeastParquetPageSource
 
     /**
      * @param weightFilter where the weight and row-number channels are, when sampling
-     */
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter)
-    {
-        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, Optional.empty());
-    }
-
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter)
-    {
-        this(reader, outputToReaderChannel, missingColumnValues, weightFilter, rowFilter, false, 0, 0);
-    }
-
-    /**
+     * @param rowFilter the predicate's domains checked per row, when any
      * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
      * @param rowGroupsRead row groups of the split given to the reader, for {@link #getMetrics()}
      * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}

@@ -69,21 +69,9 @@ public class QbeastSplitSource
     private final Optional<Set<String>> optimizeFiles;
     private final List<Object> scannedFiles = new ArrayList<>();
 
-    public QbeastSplitSource(TableScan scan, Executor executor)
-    {
-        this(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY);
-    }
-
     /**
      * @param pruner drops files by cube region and weight ({@code null}: no index pruning)
      * @param predicate the handle's predicate; narrowed by the dynamic filter's current predicate at every batch
-     */
-    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter)
-    {
-        this(scan, executor, pruner, predicate, dynamicFilter, OptionalLong.empty());
-    }
-
-    /**
      * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
      */
     public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles)

@@ -13,11 +13,6 @@ import static java.util.Objects.requireNonNull;
  */
 public record CommitTaskData(WrittenFile file, Optional<String> newRevisionJson, int cubes)
 {
-    public CommitTaskData(WrittenFile file, Optional<String> newRevisionJson)
-    {
-        this(file, newRevisionJson, 0);
-    }
-
     public CommitTaskData
     {
         requireNonNull(file, "file is null");

@@ -87,6 +87,10 @@ import static java.util.Objects.requireNonNull;
  * row group being built, one page per spilled run, and the file writer's open row group. The most
  * held at once is reported to {@link QbeastWriterStats}. Spill files are deleted when the sink
  * finishes or aborts.
+ *
+ * <p>Size (over 500 lines): the states of one writer (buffering, indexing, spilling, merging,
+ * cutting files) and their memory accounting in one place; the parts that stand alone are in
+ * this package ({@link RunMerger}, {@link SpilledRun}, ...) and in {@code parquet/}.
  */
 public class QbeastPageSink
         implements ConnectorPageSink
