@@ -95,7 +95,8 @@ public final class BytesColumnProfile
     // SplitMix64
     private long nextRandom()
     {
-        long z = (random += 0x9E3779B97F4A7C15L);
+        random += 0x9E3779B97F4A7C15L;
+        long z = random;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);

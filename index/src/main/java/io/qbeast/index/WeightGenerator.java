@@ -15,7 +15,8 @@ public final class WeightGenerator
 
     public int next()
     {
-        long z = state += 0x9E3779B97F4A7C15L;
+        state += 0x9E3779B97F4A7C15L;
+        long z = state;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         // the high half of the mixed value is the best mixed

@@ -1,7 +1,7 @@
 package io.qbeast.index;
 
-import io.qbeast.index.FileLayout.Slice;
 import io.qbeast.index.FileLayout.Settings;
+import io.qbeast.index.FileLayout.Slice;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -13,6 +13,9 @@ import org.apache.iceberg.rest.HTTPClient;
 import org.apache.iceberg.rest.RESTSessionCatalog;
 import org.apache.iceberg.rest.RESTUtil;
 
+import javax.sql.rowset.CachedRowSet;
+import javax.sql.rowset.RowSetProvider;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -28,9 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
-
-import javax.sql.rowset.CachedRowSet;
-import javax.sql.rowset.RowSetProvider;
 
 import static java.util.Objects.requireNonNull;
 
@@ -112,7 +112,7 @@ public final class IcebergCatalogs
                 config -> new DriverClientPool(driver, connectionUrl, connectionProperties, config),
                 true);
         catalog.initialize(catalogName, catalogProperties);
-        return new IcebergCatalog(catalog, catalog, catalog::close, false);
+        return new IcebergCatalog(catalog, catalog, catalog, false);
     }
 
     /**

@@ -28,7 +28,6 @@ class TestQbeastBoundedWrites
     // after every writer has written files
     private static final String NUMBERED_LINEITEM = "(SELECT l.*, row_number() OVER () row_number FROM tpch.tiny.lineitem l CROSS JOIN UNNEST(sequence(1, 6)))";
 
-
     @Override
     protected DataSize budget()
     {

@@ -75,7 +75,6 @@ class TestQbeastConvertTable
             "SELECT orderkey, totalprice FROM %s WHERE orderdate BETWEEN DATE '1994-03-01' AND DATE '1994-03-31' AND totalprice > 200000",
             "SELECT count(*) FROM %s WHERE clerk = 'Clerk#000000123' OR custkey IN (1, 2, 3)");
 
-
     @Test
     void testConvertedTableAnswersAsBeforeAndClustersInserts()
     {

@@ -535,7 +535,7 @@ public final class DomainFilter
                     }
                     else {
                         double value = Double.longBitsToDouble(values.getLong(position));
-                        keep = contains(value) || (value != value && boxed(block, position));
+                        keep = contains(value) || (Double.isNaN(value) && boxed(block, position));
                     }
                     positions[kept] = position;
                     kept += keep ? 1 : 0;
@@ -551,7 +551,7 @@ public final class DomainFilter
                     }
                     else {
                         float value = Float.intBitsToFloat(values.getInt(position));
-                        keep = contains(value) || (value != value && boxed(block, position));
+                        keep = contains(value) || (Float.isNaN(value) && boxed(block, position));
                     }
                     positions[kept] = position;
                     kept += keep ? 1 : 0;
@@ -566,7 +566,7 @@ public final class DomainFilter
                 }
                 else {
                     double value = real ? Float.intBitsToFloat((int) type.getLong(block, position)) : type.getDouble(block, position);
-                    keep = contains(value) || (value != value && boxed(block, position));
+                    keep = contains(value) || (Double.isNaN(value) && boxed(block, position));
                 }
                 positions[kept] = position;
                 kept += keep ? 1 : 0;

@@ -130,7 +130,6 @@ public class QbeastPageSink
     private final BatchIndexer indexer = new BatchIndexer();
     private final WeightGenerator weightGenerator;
     private final Supplier<SnapshotIndex> baseIndex;
-    private final long memoryBudget;
     private final long bufferLimit;
     private final long perRowOverhead;
     private final long cubeSize;
@@ -190,7 +189,6 @@ public class QbeastPageSink
         this.schema = requireNonNull(schema, "schema is null");
         this.schemaTypes = ImmutableList.copyOf(schemaTypes);
         this.baseIndex = requireNonNull(baseIndex, "baseIndex is null");
-        this.memoryBudget = memoryBudget;
         this.bufferLimit = memoryBudget / 2;
         long maxRowGroup = Math.max(1, Math.min(MAX_ROW_GROUP_BYTES, memoryBudget / 8));
         long minRowGroup = Math.min(maxRowGroup, Math.min(MIN_ROW_GROUP_BYTES, targetFileSize));

@@ -212,7 +212,8 @@ final class TestSpillFile
             else {
                 VARCHAR.writeSlice(payloads, Slices.utf8Slice(("row " + ids[i] + " ").repeat(10)));
             }
-            INTEGER.writeLong(weights, (int) (ids[i] * 2654435761L));
+            int weight = (int) (ids[i] * 2654435761L);
+            INTEGER.writeLong(weights, weight);
         }
         return new Page(rows, new LongArrayBlock(rows, Optional.empty(), ids), payloads.build(), weights.build());
     }
