@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,7 +30,7 @@ class TestRevision
         List<IndexedColumn> documented = List.of(
                 new IndexedColumn("a", new LongLinearTransformation(0, 1023)),
                 new IndexedColumn("b", new DoubleLinearTransformation(-1.5, 2.5)),
-                new IndexedColumn("s", new OrderedBytesTransformation(List.of("a".getBytes(), "http".getBytes()))),
+                new IndexedColumn("s", new OrderedBytesTransformation(List.of("a".getBytes(UTF_8), "http".getBytes(UTF_8)))),
                 new IndexedColumn("h", new HashTransformation(ValueDomain.BYTES)),
                 new IndexedColumn("f", new BooleanTransformation()));
         assertThat(Revision.create(documented, 5000).id()).isEqualTo(5554671094309109197L);

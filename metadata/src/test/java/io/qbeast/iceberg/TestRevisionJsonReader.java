@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,7 +62,7 @@ class TestRevisionJsonReader
         assertThat(revision.dimensions()).isEqualTo(5);
         assertThat(revision.transformation(0)).isEqualTo(new LongLinearTransformation(0, 1023));
         assertThat(revision.transformation(1)).isEqualTo(new DoubleLinearTransformation(-1.5, 2.5));
-        assertThat(revision.transformation(2)).isEqualTo(new OrderedBytesTransformation(List.of("a".getBytes(), "http".getBytes())));
+        assertThat(revision.transformation(2)).isEqualTo(new OrderedBytesTransformation(List.of("a".getBytes(UTF_8), "http".getBytes(UTF_8))));
         assertThat(revision.transformation(3)).isEqualTo(new HashTransformation(ValueDomain.BYTES));
         assertThat(revision.transformation(4)).isEqualTo(new BooleanTransformation());
         assertThat(revision.toJson()).isEqualTo(VALID);

@@ -1,7 +1,7 @@
 package io.qbeast.trino;
 
-import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.IcebergCatalogs;
+import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.TrinoFileIo;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;

@@ -2,8 +2,8 @@ package io.qbeast.trino.catalog;
 
 import com.google.inject.Inject;
 import io.airlift.log.Logger;
-import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.IcebergCatalogs;
+import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.TrinoFileIo;
 import io.qbeast.trino.config.QbeastConfig;
 import io.trino.filesystem.Location;

@@ -5,21 +5,22 @@ import com.google.common.collect.ImmutableMap;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.airlift.log.Logger;
+import io.qbeast.iceberg.QbeastConversion;
 import io.qbeast.iceberg.QbeastConversion.Candidate;
 import io.qbeast.iceberg.QbeastConversion.ConversionException;
-import io.qbeast.iceberg.QbeastConversion;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.config.IndexedColumnsRule;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastTablePropertyMetadata;
 import io.qbeast.trino.encoding.TypeConverter;
+import io.trino.spi.StandardErrorCode;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.procedure.Procedure.Argument;
 import io.trino.spi.procedure.Procedure;
+import io.trino.spi.procedure.Procedure.Argument;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
@@ -144,10 +145,11 @@ public class ConvertTableProcedure
             candidate = QbeastConversion.check(table);
         }
         catch (ConversionException e) {
-            throw new TrinoException(switch (e.problem()) {
+            StandardErrorCode errorCode = switch (e.problem()) {
                 case ALREADY_QBEAST_TABLE -> ALREADY_EXISTS;
                 case RESERVED_COLUMN_NAME, UNSUPPORTED_FORMAT_VERSION, PARTITIONED, NOT_PARQUET, DELETE_FILES -> NOT_SUPPORTED;
-            }, "Cannot convert %s: %s".formatted(name, e.getMessage()), e);
+            };
+            throw new TrinoException(errorCode, "Cannot convert %s: %s".formatted(name, e.getMessage()), e);
         }
         checkColumns(name, table.schema(), indexedColumns, rule);
 
