@@ -52,6 +52,7 @@ import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
@@ -376,6 +377,12 @@ public class QbeastMetadata
     public void rollback()
     {
         writes.rollback();
+    }
+
+    /** The files this transaction's optimize chose to rewrite; empty if it began none. */
+    public Optional<List<DataFile>> optimizeFiles()
+    {
+        return writes.optimizeFiles();
     }
 
     /** The Iceberg table as this transaction sees it. */

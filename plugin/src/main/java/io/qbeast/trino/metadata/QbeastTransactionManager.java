@@ -5,9 +5,12 @@ import io.qbeast.trino.catalog.TransactionTables;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -48,6 +51,12 @@ public class QbeastTransactionManager
     public Table icebergTable(ConnectorTransactionHandle transaction, ConnectorIdentity identity, SchemaTableName name)
     {
         return get(transaction, identity).getIcebergTable(name);
+    }
+
+    @Override
+    public Optional<List<DataFile>> optimizeFiles(ConnectorTransactionHandle transaction, ConnectorIdentity identity)
+    {
+        return get(transaction, identity).optimizeFiles();
     }
 
     public void commit(ConnectorTransactionHandle transaction)

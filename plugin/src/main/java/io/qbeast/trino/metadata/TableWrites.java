@@ -195,6 +195,13 @@ final class TableWrites
         return report;
     }
 
+    /** The files the pending optimize chose to rewrite; empty without one. */
+    Optional<List<DataFile>> optimizeFiles()
+    {
+        PendingWrite write = pendingWrite;
+        return write == null || write.rewrittenFiles().isEmpty() ? Optional.empty() : Optional.of(write.rewrittenFiles());
+    }
+
     /** Removes the files of a write that did not commit. */
     void rollback()
     {

@@ -17,16 +17,26 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
+import org.apache.iceberg.BaseFileScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.ResidualEvaluator;
 
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
+import static com.google.common.base.Preconditions.checkState;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -61,8 +71,11 @@ public class QbeastSplitManager
                 return new FixedSplitSource(List.of(), List.of());
             }
             Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
-            TableScan scan = snapshotScan(icebergTable, table.snapshotId().get()).planWith(executors.metadataReads());
-            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(scan, executors.splitBatches(), ImmutableSet.copyOf(table.optimizeFiles().get())), classLoader);
+            List<DataFile> files = transactionTables.optimizeFiles(transaction, session.getIdentity())
+                    .orElseThrow(() -> new IllegalStateException("Optimize of %s scans without having begun".formatted(table.schemaTableName())));
+            checkState(files.stream().map(DataFile::location).collect(toImmutableSet()).equals(ImmutableSet.copyOf(table.optimizeFiles().get())),
+                    "Optimize of %s scans other files than it chose", table.schemaTableName());
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(wholeFileTasks(icebergTable, files), executors.splitBatches()), classLoader);
         }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
@@ -80,6 +93,16 @@ public class QbeastSplitManager
                 .planWith(executors.metadataReads());
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
         return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+    }
+
+    // the files as scan tasks without planning: all rows of each (no delete files in a qbeast table)
+    private static List<FileScanTask> wholeFileTasks(Table table, List<DataFile> files)
+    {
+        String schema = SchemaParser.toJson(table.schema());
+        ResidualEvaluator allRows = ResidualEvaluator.unpartitioned(Expressions.alwaysTrue());
+        return files.stream()
+                .map(file -> (FileScanTask) new BaseFileScanTask(file, new DeleteFile[0], schema, PartitionSpecParser.toJson(table.specs().get(file.specId())), allRows))
+                .toList();
     }
 
     private static OptionalLong snapshotFiles(Table table, long snapshotId)

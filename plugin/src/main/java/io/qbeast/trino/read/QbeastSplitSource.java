@@ -2,7 +2,6 @@ package io.qbeast.trino.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastSplit;
 import io.trino.plugin.base.metrics.LongCount;
@@ -28,7 +27,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -51,7 +52,8 @@ public class QbeastSplitSource
     public static final String FILES_PRUNED_BY_BOUNDS = "qbeast_files_pruned_by_column_bounds";
     public static final String SPLITS = "qbeast_splits";
 
-    private final TableScan scan;
+    // the scan's files, planned on the first batch
+    private final Supplier<CloseableIterable<FileScanTask>> plan;
     private final Executor executor;
     private final QbeastFilePruner pruner;
     private final TupleDomain<QbeastColumnHandle> predicate;
@@ -76,20 +78,24 @@ public class QbeastSplitSource
      */
     public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles)
     {
-        this(scan, executor, pruner, predicate, dynamicFilter, snapshotFiles, Optional.empty());
+        this(scan::planFiles, executor, pruner, predicate, dynamicFilter, snapshotFiles, Optional.empty());
     }
 
-    /** The scan of an optimize: every row of exactly {@code files} (a subset of the scan's files). */
-    public static QbeastSplitSource forOptimize(TableScan scan, Executor executor, Set<String> files)
+    /**
+     * The scan of an optimize: every row of exactly the files it chose (whole, with their
+     * statistics as planned when it began: the snapshot is not planned again).
+     */
+    public static QbeastSplitSource forOptimize(List<FileScanTask> files, Executor executor)
     {
-        return new QbeastSplitSource(scan, executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), Optional.of(ImmutableSet.copyOf(files)));
+        Set<String> locations = files.stream().map(task -> task.file().location()).collect(toImmutableSet());
+        return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), Optional.of(locations));
     }
 
-    private QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, Optional<Set<String>> optimizeFiles)
+    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, Optional<Set<String>> optimizeFiles)
     {
         this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
         this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
-        this.scan = requireNonNull(scan, "scan is null");
+        this.plan = requireNonNull(plan, "plan is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.pruner = pruner;
         this.predicate = requireNonNull(predicate, "predicate is null");
@@ -105,7 +111,7 @@ public class QbeastSplitSource
     private synchronized ConnectorSplitBatch nextBatch(int maxSize)
     {
         if (fileIterator == null) {
-            files = scan.planFiles();
+            files = plan.get();
             fileIterator = files.iterator();
         }
         if (pruner != null) {
