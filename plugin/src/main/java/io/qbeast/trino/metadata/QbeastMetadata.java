@@ -2,7 +2,6 @@ package io.qbeast.trino.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.airlift.json.JsonCodec;
-import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
@@ -59,7 +58,6 @@ import org.apache.iceberg.Table;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,8 +80,6 @@ import static java.util.Objects.requireNonNull;
 public class QbeastMetadata
         implements ConnectorMetadata
 {
-    private static final Logger log = Logger.get(QbeastMetadata.class);
-
     private final TrinoFileSystem fileSystem;
     private final IndexStateCache indexStateCache;
     private final NodeManager nodeManager;
@@ -197,17 +193,7 @@ public class QbeastMetadata
     @Override
     public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
     {
-        Map<SchemaTableName, RelationColumnsMetadata> relations = new LinkedHashMap<>();
-        for (SchemaTableName name : relationFilter.apply(new HashSet<>(catalog.listTables(schemaName)))) {
-            try {
-                catalog.findTable(name).ifPresent(table -> relations.put(name, RelationColumnsMetadata.forTable(name, columns.tableMetadata(name, table).getColumns())));
-            }
-            catch (TrinoException e) {
-                // a table of another engine with types this connector cannot read: leave it out of the listing
-                log.debug(e, "Skipping columns of %s", name);
-            }
-        }
-        return relations.values().iterator();
+        return columns.relationColumns(catalog, relationFilter.apply(new HashSet<>(catalog.listTables(schemaName))));
     }
 
     @Override

@@ -1,20 +1,26 @@
 package io.qbeast.trino.metadata;
 
 import com.google.common.collect.ImmutableMap;
+import io.airlift.log.Logger;
 import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.encoding.TypeConverter;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.type.TypeManager;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Types;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
@@ -30,6 +36,8 @@ import static java.util.Objects.requireNonNull;
  */
 final class TableColumns
 {
+    private static final Logger log = Logger.get(TableColumns.class);
+
     private final TypeManager typeManager;
 
     TableColumns(TypeManager typeManager)
@@ -96,5 +104,23 @@ final class TableColumns
                 .filter(metadata -> metadata.getName().equals(column.name()))
                 .findFirst()
                 .orElseGet(column::toColumnMetadata);
+    }
+
+    /**
+     * The columns of the named tables for {@code information_schema} and JDBC metadata; a table
+     * of another engine with types this connector cannot read is left out of the listing.
+     */
+    Iterator<RelationColumnsMetadata> relationColumns(TransactionCatalog catalog, Set<SchemaTableName> names)
+    {
+        Map<SchemaTableName, RelationColumnsMetadata> relations = new LinkedHashMap<>();
+        for (SchemaTableName name : names) {
+            try {
+                catalog.findTable(name).ifPresent(table -> relations.put(name, RelationColumnsMetadata.forTable(name, tableMetadata(name, table).getColumns())));
+            }
+            catch (TrinoException e) {
+                log.debug(e, "Skipping columns of %s", name);
+            }
+        }
+        return relations.values().iterator();
     }
 }
