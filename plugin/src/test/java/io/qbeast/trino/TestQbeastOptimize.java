@@ -96,7 +96,8 @@ class TestQbeastOptimize
     }
 
     @Test
-    @Timeout(120)
+    // a guard against the hang a shared one-thread pool would cause, far above the test's usual time
+    @Timeout(600)
     void testScansPlanWithOneThreadPerPool()
     {
         String table = "opt_one_thread";

@@ -92,7 +92,7 @@ final class TableWrites
         List<QbeastColumnHandle> inputColumns = tableMetadata.getColumns().stream()
                 .map(column -> columns.handle(table.schema().findField(column.getName())))
                 .collect(toImmutableList());
-        return writableHandle(tableMetadata.getTable(), table, inputColumns, Optional.empty(), created.ownedLocation());
+        return writableHandle(tableMetadata.getTable(), table, QbeastTableMetadataReader.read(tableMetadata.getTable(), table).orElseThrow(), inputColumns, Optional.empty(), created.ownedLocation());
     }
 
     void finishCreateTable(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
@@ -108,11 +108,10 @@ final class TableWrites
     QbeastWritableTableHandle beginInsert(ConnectorSession session, QbeastTableHandle handle, List<QbeastColumnHandle> inputColumns)
     {
         Table table = catalog.getTable(handle.schemaTableName());
-        if (QbeastTableMetadataReader.read(handle.schemaTableName(), table).isEmpty()) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS));
-        }
+        QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table)
+                .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS)));
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), List.of()));
-        return writableHandle(handle.schemaTableName(), table, inputColumns, handle.snapshotId(), Optional.empty());
+        return writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty());
     }
 
     void finishInsert(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
@@ -141,10 +140,11 @@ final class TableWrites
             throw new TrinoException(NOT_SUPPORTED, "Optimize does not accept a sample");
         }
         Table table = catalog.getTable(handle.schemaTableName());
-        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, QbeastTableMetadataReader.read(handle.schemaTableName(), table));
+        Optional<QbeastTableMetadata> qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table);
+        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast);
         List<String> files = selected.stream().map(DataFile::location).collect(toImmutableList());
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), selected));
-        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, columns.visible(table), source.snapshotId(), Optional.empty());
+        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, qbeast.orElseThrow(), columns.visible(table), source.snapshotId(), Optional.empty());
         return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
     }
 
@@ -236,9 +236,8 @@ final class TableWrites
      * The handle a write (CTAS, INSERT, optimize) gives its sinks: the table's schema, indexed
      * columns, cube size and current revision, and the snapshot the write starts from.
      */
-    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation)
+    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, QbeastTableMetadata qbeast, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation)
     {
-        QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(name, table).orElseThrow();
         return new QbeastWritableTableHandle(
                 name.getSchemaName(),
                 name.getTableName(),

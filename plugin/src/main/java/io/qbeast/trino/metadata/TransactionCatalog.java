@@ -16,6 +16,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
@@ -177,21 +179,13 @@ final class TransactionCatalog
         if (saveMode == SaveMode.REPLACE) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
         }
-        NewTable newTable = NewTable.define(tableMetadata, catalog(), config);
         try {
-            catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
-                    .withLocation(newTable.location().orElse(null))
-                    .withProperties(newTable.properties())
-                    .create();
+            buildTable(tableMetadata, NewTable.define(tableMetadata, catalog(), config), Catalog.TableBuilder::create);
         }
         catch (AlreadyExistsException e) {
-            if (saveMode == SaveMode.IGNORE) {
-                return;
+            if (saveMode != SaveMode.IGNORE) {
+                throw alreadyExists(tableMetadata, e);
             }
-            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
-        }
-        catch (NoSuchNamespaceException e) {
-            throw new SchemaNotFoundException(tableMetadata.getTable().getSchemaName(), e);
         }
     }
 
@@ -200,18 +194,29 @@ final class TransactionCatalog
     {
         NewTable newTable = NewTable.define(tableMetadata, catalog(), config);
         try {
-            Transaction transaction = catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
-                    .withLocation(newTable.location().orElse(null))
-                    .withProperties(newTable.properties())
-                    .createTransaction();
+            Transaction transaction = buildTable(tableMetadata, newTable, Catalog.TableBuilder::createTransaction);
             return new CreatedTable(transaction, newTable.location().map(Location::of));
         }
         catch (AlreadyExistsException e) {
-            throw new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
+            throw alreadyExists(tableMetadata, e);
+        }
+    }
+
+    private <T> T buildTable(ConnectorTableMetadata tableMetadata, NewTable newTable, Function<Catalog.TableBuilder, T> create)
+    {
+        try {
+            return create.apply(catalog().catalog().buildTable(newTable.identifier(), newTable.schema())
+                    .withLocation(newTable.location().orElse(null))
+                    .withProperties(newTable.properties()));
         }
         catch (NoSuchNamespaceException e) {
             throw new SchemaNotFoundException(tableMetadata.getTable().getSchemaName(), e);
         }
+    }
+
+    private static TrinoException alreadyExists(ConnectorTableMetadata tableMetadata, AlreadyExistsException e)
+    {
+        return new TrinoException(ALREADY_EXISTS, "Table already exists: " + tableMetadata.getTable(), e);
     }
 
     /**

@@ -31,7 +31,9 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
@@ -99,9 +101,10 @@ public class QbeastSplitManager
     private static List<FileScanTask> wholeFileTasks(Table table, List<DataFile> files)
     {
         String schema = SchemaParser.toJson(table.schema());
+        Map<Integer, String> specs = new HashMap<>();
         ResidualEvaluator allRows = ResidualEvaluator.unpartitioned(Expressions.alwaysTrue());
         return files.stream()
-                .map(file -> (FileScanTask) new BaseFileScanTask(file, new DeleteFile[0], schema, PartitionSpecParser.toJson(table.specs().get(file.specId())), allRows))
+                .map(file -> (FileScanTask) new BaseFileScanTask(file, new DeleteFile[0], schema, specs.computeIfAbsent(file.specId(), id -> PartitionSpecParser.toJson(table.specs().get(id))), allRows))
                 .toList();
     }
 
