@@ -10,11 +10,13 @@ import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastSessionProperties;
 import io.qbeast.trino.config.QbeastTablePropertyMetadata;
+import io.qbeast.trino.maintenance.TableMaintenance;
 import io.qbeast.trino.metadata.QbeastMetadataFactory;
 import io.qbeast.trino.metadata.QbeastTransactionManager;
 import io.qbeast.trino.optimize.QbeastOptimize;
 import io.qbeast.trino.procedure.ConvertTableProcedure;
 import io.qbeast.trino.procedure.OptimizeProcedure;
+import io.qbeast.trino.procedure.RollbackToSnapshotProcedure;
 import io.qbeast.trino.read.QbeastPageSourceProvider;
 import io.qbeast.trino.read.QbeastSplitManager;
 import io.qbeast.trino.routing.QbeastNodePartitioningProvider;
@@ -74,5 +76,7 @@ public class QbeastModule
         newSetBinder(binder, Procedure.class).addBinding().toProvider(OptimizeProcedure.class).in(Scopes.SINGLETON);
         newSetBinder(binder, TableProcedureMetadata.class).addBinding().toInstance(QbeastOptimize.tableProcedure());
         newSetBinder(binder, Procedure.class).addBinding().toProvider(ConvertTableProcedure.class).in(Scopes.SINGLETON);
+        TableMaintenance.tableProcedures().forEach(procedure -> newSetBinder(binder, TableProcedureMetadata.class).addBinding().toInstance(procedure));
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(RollbackToSnapshotProcedure.class).in(Scopes.SINGLETON);
     }
 }

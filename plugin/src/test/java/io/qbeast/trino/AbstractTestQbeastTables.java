@@ -67,6 +67,12 @@ abstract class AbstractTestQbeastTables
         return tables;
     }
 
+    /** The local directory under which the runner's warehouse lies ({@code local:///} is this directory). */
+    protected final java.nio.file.Path root()
+    {
+        return root;
+    }
+
     /** The connector instance of each node. */
     protected final List<QbeastConnector> connectors()
     {

@@ -4,6 +4,7 @@ import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.configuration.ConfigSecuritySensitive;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import io.airlift.units.MaxDataSize;
 import io.airlift.units.MinDataSize;
 import jakarta.validation.constraints.AssertTrue;
@@ -13,6 +14,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.Optional;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.DAYS;
 
 /** Catalog properties of a {@code connector.name=qbeast} catalog. */
 public class QbeastConfig
@@ -21,6 +23,9 @@ public class QbeastConfig
     static final String MIN_WRITER_BUFFER_SIZE = "1kB";
     static final String MAX_WRITER_BUFFER_SIZE = "16GB";
     static final String MIN_TARGET_FILE_SIZE = "1kB";
+    // named in the error of a table procedure refused for a retention below them
+    public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "qbeast.expire-snapshots.min-retention";
+    public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "qbeast.remove-orphan-files.min-retention";
 
     /**
      * Rows per cube of new tables. 1M rows: a cube is then a file of tens to a few hundred MB
@@ -47,6 +52,8 @@ public class QbeastConfig
     private long defaultCubeSize = DEFAULT_CUBE_SIZE;
     private QbeastCompressionCodec compressionCodec = QbeastCompressionCodec.ZSTD;
     private int splitManagerThreads = Runtime.getRuntime().availableProcessors() * 2;
+    private Duration expireSnapshotsMinRetention = new Duration(7, DAYS);
+    private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
 
     @NotNull
     public CatalogType getCatalogType()
@@ -266,6 +273,34 @@ public class QbeastConfig
     public QbeastConfig setCompressionCodec(QbeastCompressionCodec compressionCodec)
     {
         this.compressionCodec = compressionCodec;
+        return this;
+    }
+
+    @NotNull
+    public Duration getExpireSnapshotsMinRetention()
+    {
+        return expireSnapshotsMinRetention;
+    }
+
+    @Config(EXPIRE_SNAPSHOTS_MIN_RETENTION)
+    @ConfigDescription("Shortest retention_threshold that ALTER TABLE ... EXECUTE expire_snapshots accepts: a guard against expiring the snapshots a running query or a time travel still reads")
+    public QbeastConfig setExpireSnapshotsMinRetention(Duration expireSnapshotsMinRetention)
+    {
+        this.expireSnapshotsMinRetention = expireSnapshotsMinRetention;
+        return this;
+    }
+
+    @NotNull
+    public Duration getRemoveOrphanFilesMinRetention()
+    {
+        return removeOrphanFilesMinRetention;
+    }
+
+    @Config(REMOVE_ORPHAN_FILES_MIN_RETENTION)
+    @ConfigDescription("Shortest retention_threshold that ALTER TABLE ... EXECUTE remove_orphan_files accepts: a guard against deleting the files of a write still in flight")
+    public QbeastConfig setRemoveOrphanFilesMinRetention(Duration removeOrphanFilesMinRetention)
+    {
+        this.removeOrphanFilesMinRetention = removeOrphanFilesMinRetention;
         return this;
     }
 

@@ -8,9 +8,12 @@ import io.qbeast.trino.catalog.IndexStateCache;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.encoding.TypeConverter;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastMaintenanceHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.handle.QbeastTableProcedureId;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
+import io.qbeast.trino.maintenance.TableMaintenance;
 import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.optimize.QbeastOptimize;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
@@ -87,6 +90,7 @@ public class QbeastMetadata
     private final TransactionCatalog catalog;
     private final TableColumns columns;
     private final TableWrites writes;
+    private final QbeastConfig config;
 
     public QbeastMetadata(
             IcebergCatalogProvider catalogProvider,
@@ -102,6 +106,7 @@ public class QbeastMetadata
         this.indexStateCache = requireNonNull(indexStateCache, "indexStateCache is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.metadataReads = requireNonNull(metadataReads, "metadataReads is null");
+        this.config = requireNonNull(config, "config is null");
         this.catalog = new TransactionCatalog(catalogProvider, fileSystem, config);
         this.columns = new TableColumns(typeManager);
         this.writes = new TableWrites(catalog, columns, fileSystem, commitTaskCodec, config.getDefaultCubeSize());
@@ -281,17 +286,28 @@ public class QbeastMetadata
         return Optional.empty();
     }
 
-    // ---- optimize (ALTER TABLE ... EXECUTE optimize, CALL system.optimize) ----
+    // ---- table procedures: optimize (ALTER TABLE ... EXECUTE optimize, CALL system.optimize) and maintenance ----
 
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
-        if (!procedureName.equals(QbeastOptimize.PROCEDURE_NAME)) {
-            throw new TrinoException(NOT_SUPPORTED, "Unknown table procedure: " + procedureName);
+        QbeastTableProcedureId procedure = QbeastTableProcedureId.fromName(procedureName);
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        Table table = catalog.getTable(handle.schemaTableName());
+        if (procedure != QbeastTableProcedureId.OPTIMIZE) {
+            return Optional.of(TableMaintenance.executeHandle(procedure, handle.schemaTableName(), table, executeProperties, config));
         }
         checkNoRetries(retryMode);
-        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
-        return Optional.of(QbeastOptimize.executeHandle(handle, catalog.getTable(handle.schemaTableName()), executeProperties));
+        return Optional.of(QbeastOptimize.executeHandle(handle, table, executeProperties));
+    }
+
+    /** The maintenance procedures ({@link TableMaintenance}), on the newest version of the table. */
+    @Override
+    public void executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        QbeastMaintenanceHandle handle = (QbeastMaintenanceHandle) tableExecuteHandle;
+        TableMaintenance.execute(handle, catalog.loadLatest(handle.schemaTableName()), fileSystem, session.getStart());
+        catalog.forget(handle.schemaTableName());
     }
 
     @Override
