@@ -24,6 +24,8 @@ public final class SnapshotRollback
     private SnapshotRollback() {}
 
     /**
+     * Makes {@code snapshotId} current, with the revision list of its files, in one commit.
+     *
      * @throws org.apache.iceberg.exceptions.ValidationException when the snapshot is unknown or not
      * an ancestor of the current snapshot (Iceberg's {@code rollbackTo} rule)
      */
