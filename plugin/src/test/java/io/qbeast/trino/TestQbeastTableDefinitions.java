@@ -1,5 +1,7 @@
 package io.qbeast.trino;
 
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 
@@ -10,13 +12,14 @@ import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Definitions at the edges of what CREATE TABLE and CREATE TABLE AS accept: char columns are
- * refused before anything exists.
+ * Definitions at the edges of what CREATE SCHEMA, CREATE TABLE and CREATE TABLE AS accept: char
+ * columns and names that are no single directory name are refused before anything exists.
  */
 class TestQbeastTableDefinitions
         extends AbstractTestQbeastTables
 {
-    private static final String SCHEMA_LOCATION = "local:///warehouse/" + QbeastQueryRunner.SCHEMA;
+    private static final String WAREHOUSE = "local:///warehouse";
+    private static final String SCHEMA_LOCATION = WAREHOUSE + "/" + QbeastQueryRunner.SCHEMA;
 
     @Test
     void testCharColumnsAreRefused()
@@ -38,5 +41,47 @@ class TestQbeastTableDefinitions
         }
         assertThat(tables().listFiles(SCHEMA_LOCATION)).isEqualTo(filesBefore);
         assertUpdate("DROP TABLE char_anchor");
+    }
+
+    @Test
+    void testNamesThatAreNoDirectoryNameAreRefused()
+    {
+        Set<String> rootBefore = tables().listDirectories("local:///");
+        Set<String> warehouseBefore = tables().listDirectories(WAREHOUSE);
+        for (String schema : List.of("../escape", "..", "a/b", "a\\b", "tab\there")) {
+            assertThat(query("CREATE SCHEMA \"" + schema + "\""))
+                    .failure().hasErrorCode(NOT_SUPPORTED).hasMessageStartingWith("Schema name '" + schema + "' is not supported: it must not");
+            assertThat(((SupportsNamespaces) tables().catalog()).namespaceExists(Namespace.of(schema))).as(schema).isFalse();
+        }
+        assertUpdate("CREATE TABLE names_anchor (x bigint) WITH (indexed_columns = ARRAY['x'])");
+        Set<String> filesBefore = tables().listFiles(SCHEMA_LOCATION);
+        for (String table : List.of("a/b", "../up", "..", "a\\b")) {
+            String message = "Table name '" + table + "' is not supported: it must not";
+            assertThat(query("CREATE TABLE \"" + table + "\" (x bigint) WITH (indexed_columns = ARRAY['x'])"))
+                    .failure().hasErrorCode(NOT_SUPPORTED).hasMessageStartingWith(message);
+            assertThat(query("CREATE TABLE \"" + table + "\" WITH (indexed_columns = ARRAY['x']) AS SELECT 1 x"))
+                    .failure().hasErrorCode(NOT_SUPPORTED).hasMessageStartingWith(message);
+            assertThat(tables().catalog().tableExists(TableIdentifier.of(QbeastQueryRunner.SCHEMA, table))).as(table).isFalse();
+        }
+        // nothing was created anywhere: no directory beside or in the warehouse, no file in the schema
+        assertThat(tables().listDirectories("local:///")).isEqualTo(rootBefore);
+        assertThat(tables().listDirectories(WAREHOUSE)).isEqualTo(warehouseBefore);
+        assertThat(tables().listFiles(SCHEMA_LOCATION)).isEqualTo(filesBefore);
+        assertUpdate("DROP TABLE names_anchor");
+    }
+
+    @Test
+    void testNamesWithDotsAndDashesWork()
+    {
+        assertUpdate("CREATE SCHEMA \"my-schema.v1\"");
+        assertUpdate("CREATE TABLE \"my-schema.v1\".\"t.x-1\" WITH (indexed_columns = ARRAY['nationkey']) AS SELECT * FROM tpch.tiny.nation", 25);
+        assertUpdate("CREATE TABLE \"my-schema.v1\".\"...a\" (x bigint) WITH (indexed_columns = ARRAY['x'])");
+        assertQuery("SELECT * FROM \"my-schema.v1\".\"t.x-1\"", "SELECT * FROM nation");
+        // each is one directory in its schema's directory in the warehouse
+        assertThat(tables().catalog().loadTable(TableIdentifier.of("my-schema.v1", "t.x-1")).location())
+                .matches(WAREHOUSE + "/my-schema\\.v1/t\\.x-1-[0-9a-f]{32}");
+        assertThat(tables().catalog().loadTable(TableIdentifier.of("my-schema.v1", "...a")).location())
+                .matches(WAREHOUSE + "/my-schema\\.v1/\\.\\.\\.a-[0-9a-f]{32}");
+        assertUpdate("DROP SCHEMA \"my-schema.v1\" CASCADE");
     }
 }
