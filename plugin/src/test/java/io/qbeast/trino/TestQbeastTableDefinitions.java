@@ -1,5 +1,8 @@
 package io.qbeast.trino;
 
+import io.qbeast.trino.config.QbeastConfig;
+import io.qbeast.trino.config.QbeastSessionProperties;
+import io.trino.Session;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -13,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Definitions at the edges of what CREATE SCHEMA, CREATE TABLE and CREATE TABLE AS accept: char
- * columns and names that are no single directory name are refused before anything exists.
+ * columns and names that are no single directory name are refused before anything exists, and
+ * the smallest cube size still writes files of the target size.
  */
 class TestQbeastTableDefinitions
         extends AbstractTestQbeastTables
@@ -83,5 +87,42 @@ class TestQbeastTableDefinitions
         assertThat(tables().catalog().loadTable(TableIdentifier.of("my-schema.v1", "...a")).location())
                 .matches(WAREHOUSE + "/my-schema\\.v1/\\.\\.\\.a-[0-9a-f]{32}");
         assertUpdate("DROP SCHEMA \"my-schema.v1\" CASCADE");
+    }
+
+    /**
+     * File boundaries do not depend on the cube size ({@code FileLayout}): a writer cuts a file only
+     * before it would pass the target file size, so one writer writes one file of a table smaller
+     * than the target, however many cubes of one row it holds (it once wrote a file per cube).
+     */
+    @Test
+    void testCubeSizeOneWritesFilesOfTheTargetSize()
+    {
+        // a small writer buffer bounds row groups to 1/8 of it: the writer plans many small slices
+        // of one-row cubes, and still cuts files by size only
+        Session oneWriter = Session.builder(QbeastQueryRunner.oneWriter(getSession()))
+                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, QbeastSessionProperties.WRITER_BUFFER_SIZE, "64kB")
+                .build();
+        String source = "SELECT orderkey, custkey, totalprice, orderdate FROM tpch.tiny.orders WHERE orderkey % 5 = 0";
+        long rows = (long) computeScalar("SELECT count(*) FROM (" + source + ")");
+        assertThat(rows).isEqualTo(3000);
+        assertUpdate(oneWriter, "CREATE TABLE cube_one WITH (indexed_columns = ARRAY['custkey', 'totalprice'], cube_size = 1) AS " + source, rows);
+        long targetFileSize = new QbeastConfig().getTargetFileSize().toBytes();
+        assertFilesPerTarget("cube_one", 1, targetFileSize);
+        long cubes = (long) computeScalar("SELECT count(*) FROM \"cube_one$cubes\"");
+        assertThat(cubes).as("cubes of one row each, about").isGreaterThan(rows / 10);
+
+        assertUpdate(oneWriter, "INSERT INTO cube_one " + source, rows);
+        assertFilesPerTarget("cube_one", 2, targetFileSize);
+        assertQuery("SELECT count(*), sum(orderkey) FROM cube_one", "SELECT 2 * count(*), 2 * sum(orderkey) FROM orders WHERE orderkey % 5 = 0");
+        assertUpdate("DROP TABLE cube_one");
+    }
+
+    private void assertFilesPerTarget(String table, int statements, long targetFileSize)
+    {
+        long files = (long) computeScalar("SELECT count(*) FROM \"" + table + "$files\"");
+        long bytes = (long) computeScalar("SELECT sum(file_size_in_bytes) FROM \"" + table + "$files\"");
+        // all statements together are below the target: each statement's one writer writes one file
+        assertThat(bytes).isLessThan(targetFileSize);
+        assertThat(files).isEqualTo(statements);
     }
 }
