@@ -23,7 +23,9 @@ public final class Weight
 
     /**
      * The exclusive weight bound of a sample of {@code fraction} of the rows: {@code NONE} for 0,
-     * {@code ALL} for 1, monotone in between.
+     * {@code ALL} for 1, monotone in between: {@code ⌊f · 2^32 + ½⌋ − 2^31}, f · 2^32 rounded to
+     * the nearest integer (halves up). The one owner of this rule: README states it, and
+     * TestQbeastSampling checks the bound EXPLAIN prints against it.
      */
     public static long upperBound(double fraction)
     {

@@ -6,6 +6,7 @@ import com.google.common.collect.Multiset;
 import io.airlift.slice.Slices;
 import io.qbeast.index.BatchIndexer;
 import io.qbeast.index.CubeId;
+import io.qbeast.trino.error.CommitFailures;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
@@ -306,12 +307,20 @@ class TestQbeastOptimize
         String table = "opt_race_optimize";
         createFromTwentyInserts(table);
         Set<String> filesBefore = tables().listFiles(tables().table(table).location() + "/data");
+        Set<String> replaced = files(table);
+        long start = currentSnapshot(table);
         ConnectorSession first = session();
         assertThat(first.getQueryId()).isNotEqualTo(session().getQueryId());
         assertTrinoExceptionThrownBy(() -> optimizer().run(first, ALLOW_ALL, "tpch", table, "all", null,
                 () -> optimizer().run(session(), ALLOW_ALL, "tpch", table, "all", null, () -> {})))
                 .hasErrorCode(QBEAST_COMMIT_ERROR)
-                .hasMessageContaining("run it again");
+                .hasMessageContaining("run it again")
+                // the other optimize replaced every file this one read: the message counts them,
+                // names the first few and the snapshots, instead of listing every path
+                .hasMessageContaining("since snapshot %s (the table is now at snapshot %s)".formatted(start, currentSnapshot(table)))
+                .hasMessageContaining("%s of the files it rewrites were rewritten or removed meanwhile".formatted(replaced.size()))
+                .hasMessageContaining("and %s more".formatted(replaced.size() - CommitFailures.LISTED_FILES))
+                .satisfies(e -> assertThat(replaced.stream().filter(file -> e.getMessage().contains(file))).hasSize(CommitFailures.LISTED_FILES));
         assertSameRows(table, ORDERS);
         assertOneBlockPerCube(table);
         // the failed optimize left no file behind

@@ -9,12 +9,17 @@ import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -111,6 +116,30 @@ class TestQbeastSampling
         String plan = (String) computeActual("EXPLAIN SELECT count(*) FROM orders_s TABLESAMPLE SYSTEM (10)").getOnlyValue();
         assertThat(plan).contains("sample 0.1 (_qbeast_weight < " + Weight.upperBound(0.1) + ")");
         assertThat(plan).doesNotContain("Sample[");
+    }
+
+    /**
+     * README documents the bound of {@code TABLESAMPLE SYSTEM (p)} as
+     * {@code ⌊p/100 · 2^32 + ½⌋ − 2^31} (p/100 · 2^32 rounded to the nearest integer, halves up):
+     * computed here exactly, with BigDecimal, and compared to the bound EXPLAIN prints. The
+     * percentages include ones where rounding, flooring and ceiling all give different bounds.
+     */
+    @Test
+    void testExplainedBoundIsTheDocumentedFormula()
+    {
+        Pattern bound = Pattern.compile("_qbeast_weight < (-?\\d+)\\)");
+        for (String percent : List.of("1", "33.3", "50", "0.001", "20", "0.1", "99.9999")) {
+            BigDecimal exact = new BigDecimal(percent).divide(BigDecimal.valueOf(100)).multiply(BigDecimal.valueOf(2).pow(32));
+            BigInteger documented = exact.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact().subtract(BigInteger.TWO.pow(31));
+            String plan = (String) computeActual("EXPLAIN SELECT count(*) FROM orders_s TABLESAMPLE SYSTEM (" + percent + ")").getOnlyValue();
+            Matcher matcher = bound.matcher(plan);
+            assertThat(matcher.find()).as("weight bound in the plan of SYSTEM (%s): %s", percent, plan).isTrue();
+            assertThat(new BigInteger(matcher.group(1))).as("bound of SYSTEM (%s)", percent).isEqualTo(documented);
+        }
+        // the percentages tell the formulas apart: 1 (x.96) and 20 (x.2) round differently from
+        // flooring and from ceiling respectively
+        assertThat(new BigDecimal("0.01").multiply(BigDecimal.valueOf(2).pow(32)).remainder(BigDecimal.ONE)).isGreaterThan(new BigDecimal("0.5"));
+        assertThat(new BigDecimal("0.2").multiply(BigDecimal.valueOf(2).pow(32)).remainder(BigDecimal.ONE)).isLessThan(new BigDecimal("0.5")).isPositive();
     }
 
     /**

@@ -44,8 +44,10 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Iceberg has no 8- or 16-bit integers: {@code tinyint} and {@code smallint} are stored as
  * Iceberg {@code int} and read back as Trino {@code integer}, as Trino's Iceberg connector does.
- * Likewise {@code varchar(n)} and {@code char(n)} are stored as {@code string} and read back as
- * unbounded {@code varchar}. Connectors should offer {@link #toSupportedType(Type)} from
+ * Likewise {@code varchar(n)} is stored as {@code string} and read back as unbounded
+ * {@code varchar}. {@code char(n)} is refused, as Trino's Iceberg connector refuses it: stored as a
+ * string its padding would become data, and {@code c = '43'} would no longer find {@code '43   '}.
+ * Connectors should offer {@link #toSupportedType(Type)} from
  * {@code ConnectorMetadata.getSupportedType} so the engine inserts the casts before the page sink;
  * the Parquet writer then only ever sees types that round-trip.
  */
@@ -102,7 +104,8 @@ public final class TypeConverter
             case DoubleType _ -> Types.DoubleType.get();
             case DecimalType decimal -> Types.DecimalType.of(decimal.getPrecision(), decimal.getScale());
             case DateType _ -> Types.DateType.get();
-            case VarcharType _, CharType _ -> Types.StringType.get();
+            case VarcharType _ -> Types.StringType.get();
+            case CharType _ -> throw new TrinoException(NOT_SUPPORTED, "Type %s of column %s is not supported: Iceberg has no fixed-length string type. Use varchar instead".formatted(type.getDisplayName(), columnName));
             case VarbinaryType _ -> Types.BinaryType.get();
             case UuidType _ -> Types.UUIDType.get();
             case TimeType _ when type.equals(TIME_MICROS) -> Types.TimeType.get();
@@ -182,7 +185,6 @@ public final class TypeConverter
         requireNonNull(type, "type is null");
         return switch (type) {
             case TinyintType _, SmallintType _ -> Optional.of(IntegerType.INTEGER);
-            case CharType _ -> Optional.of(VarcharType.VARCHAR);
             case VarcharType varchar when !varchar.isUnbounded() -> Optional.of(VarcharType.VARCHAR);
             case TimeType _ when !type.equals(TIME_MICROS) -> Optional.of(TIME_MICROS);
             case TimestampType _ when !type.equals(TIMESTAMP_MICROS) -> Optional.of(TIMESTAMP_MICROS);

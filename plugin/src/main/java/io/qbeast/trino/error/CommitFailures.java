@@ -8,6 +8,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 
+import java.util.List;
 import java.util.OptionalLong;
 
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
@@ -44,6 +45,23 @@ public final class CommitFailures
         }
     }
 
+    /** How many of a conflict's files a message names; the rest are counted. */
+    public static final int LISTED_FILES = 3;
+    /** How much of Iceberg's own message a conflict message quotes (it may list every file). */
+    private static final int QUOTED_CAUSE_LENGTH = 300;
+
+    /**
+     * What an optimize found when its rewrite was refused ({@link ValidationException}): the
+     * snapshot the table is at now, and which of the files it meant to replace are no longer in it.
+     */
+    public record RewriteConflict(long currentSnapshotId, List<String> goneFiles)
+    {
+        public RewriteConflict
+        {
+            goneFiles = List.copyOf(goneFiles);
+        }
+    }
+
     private CommitFailures() {}
 
     /** Whether the commit may have been applied although it failed: its files must not be removed. */
@@ -63,10 +81,42 @@ public final class CommitFailures
             case AlreadyExistsException e when write == Write.CREATE -> new TrinoException(ALREADY_EXISTS, "Table already exists: " + table, e);
             case CommitStateUnknownException e -> new TrinoException(QBEAST_COMMIT_ERROR, "%s: the catalog did not confirm the commit; %s".formatted(what, write.unknownOutcome), e);
             case ValidationException e -> new TrinoException(QBEAST_COMMIT_ERROR,
-                    "%s conflicts with a change committed%s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(what, since, e.getMessage()), e);
+                    "%s conflicts with a change committed%s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(what, since, abbreviate(e.getMessage())), e);
             case CommitFailedException e -> new TrinoException(QBEAST_COMMIT_ERROR,
                     "%s failed to commit after %s attempts against concurrent writers; nothing was changed: %s".formatted(what, IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
             default -> new TrinoException(QBEAST_COMMIT_ERROR, "%s failed to commit; nothing was changed: %s".formatted(what, failure.getMessage()), failure);
         };
+    }
+
+    /**
+     * An optimize whose rewrite was refused because files it replaces changed since it started:
+     * says how many files, names the first {@link #LISTED_FILES} (a large optimize may replace
+     * hundreds; Iceberg's own message lists them all), and the snapshots between which they changed.
+     */
+    public static TrinoException rewriteConflict(SchemaTableName table, long startSnapshotId, RewriteConflict conflict, ValidationException failure)
+    {
+        String what = Write.OPTIMIZE.subject.formatted(table);
+        String changed = conflict.goneFiles().isEmpty()
+                ? abbreviate(failure.getMessage())
+                : "%s of the files it rewrites were rewritten or removed meanwhile (another optimize rewrote the same files): %s".formatted(
+                        conflict.goneFiles().size(), listFiles(conflict.goneFiles()));
+        return new TrinoException(QBEAST_COMMIT_ERROR,
+                "%s conflicts with a change committed since snapshot %s (the table is now at snapshot %s); nothing was changed, run it again. %s".formatted(
+                        what, startSnapshotId, conflict.currentSnapshotId(), changed),
+                failure);
+    }
+
+    private static String listFiles(List<String> files)
+    {
+        String listed = String.join(", ", files.subList(0, Math.min(LISTED_FILES, files.size())));
+        return files.size() > LISTED_FILES ? "%s and %s more".formatted(listed, files.size() - LISTED_FILES) : listed;
+    }
+
+    private static String abbreviate(String message)
+    {
+        if (message == null || message.length() <= QUOTED_CAUSE_LENGTH) {
+            return message;
+        }
+        return message.substring(0, QUOTED_CAUSE_LENGTH) + "…";
     }
 }

@@ -47,10 +47,6 @@ record NewTable(TableIdentifier identifier, Schema schema, Optional<String> loca
     /** The Iceberg table property holding the table comment (as Trino's Iceberg connector stores it). */
     static final String COMMENT_PROPERTY = "comment";
 
-    // a table's directory is <table>-<32 hex digits>: keep it within the 255-byte file name limit
-    // of common file systems
-    private static final int MAX_TABLE_NAME_LENGTH = 255 - 33;
-
     NewTable
     {
         requireNonNull(identifier, "identifier is null");
@@ -71,9 +67,7 @@ record NewTable(TableIdentifier identifier, Schema schema, Optional<String> loca
         if (!catalog.namespaces().namespaceExists(Namespace.of(name.getSchemaName()))) {
             throw new SchemaNotFoundException(name.getSchemaName());
         }
-        if (!catalog.managesLocations() && name.getTableName().length() > MAX_TABLE_NAME_LENGTH) {
-            throw new TrinoException(NOT_SUPPORTED, "Table name must be shorter than or equal to '%s' characters but got '%s'".formatted(MAX_TABLE_NAME_LENGTH, name.getTableName().length()));
-        }
+        LocationNames.checkTableName(name.getTableName(), !catalog.managesLocations());
         Map<String, Object> properties = tableMetadata.getProperties();
         List<ColumnMetadata> columns = tableMetadata.getColumns();
         for (ColumnMetadata column : columns) {

@@ -11,6 +11,7 @@ import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.index.Revision;
 import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.error.CommitFailures;
+import io.qbeast.trino.error.CommitFailures.RewriteConflict;
 import io.qbeast.trino.error.CommitFailures.Write;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
@@ -32,21 +33,26 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
@@ -189,10 +195,38 @@ final class TableWrites
                 .putAll(snapshotSummary(session))
                 .putAll(report.toSnapshotSummary())
                 .buildOrThrow();
-        commit(Write.OPTIMIZE, handle.schemaTableName(), OptionalLong.of(startSnapshotId),
-                () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, added, written.newRevisions(), summary));
+        SchemaTableName name = handle.schemaTableName();
+        commit(name, () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, added, written.newRevisions(), summary),
+                failure -> failure instanceof ValidationException conflict
+                        ? conflictError(name, startSnapshotId, deleted, conflict)
+                        : CommitFailures.toTrinoException(Write.OPTIMIZE, name, OptionalLong.of(startSnapshotId), failure));
         log.info("Optimize of %s (query %s): %s", handle.schemaTableName(), session.getQueryId(), report);
         return report;
+    }
+
+    /**
+     * The error of an optimize whose rewrite was refused: which of the files it meant to replace
+     * are no longer in the table as it is now (read only on this path, to tell the user what
+     * changed), or, should reading the table fail too, the conflict as Iceberg reported it.
+     */
+    private TrinoException conflictError(SchemaTableName name, long startSnapshotId, List<DataFile> deleted, ValidationException conflict)
+    {
+        try {
+            Table latest = catalog.loadLatest(name);
+            Set<String> live = new HashSet<>();
+            try (CloseableIterable<FileScanTask> tasks = latest.newScan().planFiles()) {
+                tasks.forEach(task -> live.add(task.file().location()));
+            }
+            List<String> gone = deleted.stream()
+                    .map(DataFile::location)
+                    .filter(location -> !live.contains(location))
+                    .collect(toImmutableList());
+            return CommitFailures.rewriteConflict(name, startSnapshotId, new RewriteConflict(latest.currentSnapshot().snapshotId(), gone), conflict);
+        }
+        catch (IOException | RuntimeException e) {
+            conflict.addSuppressed(e);
+            return CommitFailures.toTrinoException(Write.OPTIMIZE, name, OptionalLong.of(startSnapshotId), conflict);
+        }
     }
 
     /** The files the pending optimize chose to rewrite; empty without one. */
@@ -219,6 +253,11 @@ final class TableWrites
      */
     private void commit(Write write, SchemaTableName table, OptionalLong startSnapshotId, Runnable commit)
     {
+        commit(table, commit, failure -> CommitFailures.toTrinoException(write, table, startSnapshotId, failure));
+    }
+
+    private void commit(SchemaTableName table, Runnable commit, Function<RuntimeException, TrinoException> toError)
+    {
         try {
             commit.run();
         }
@@ -226,7 +265,7 @@ final class TableWrites
             if (CommitFailures.outcomeUnknown(e)) {
                 pendingWrite = null;
             }
-            throw CommitFailures.toTrinoException(write, table, startSnapshotId, e);
+            throw toError.apply(e);
         }
         pendingWrite = null;
         catalog.forget(table);

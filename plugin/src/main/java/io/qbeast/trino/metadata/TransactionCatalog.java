@@ -46,9 +46,6 @@ import static java.util.Objects.requireNonNull;
 final class TransactionCatalog
 {
     private static final Logger log = Logger.get(TransactionCatalog.class);
-    // a schema name becomes a directory name in the warehouse: keep it within the 255-byte file
-    // name limit of common file systems (NewTable limits table names likewise)
-    private static final int MAX_SCHEMA_NAME_LENGTH = 255;
 
     private final IcebergCatalogProvider catalogProvider;
     private final TrinoFileSystem fileSystem;
@@ -71,7 +68,7 @@ final class TransactionCatalog
 
     boolean schemaExists(String schemaName)
     {
-        if (schemaName.length() > MAX_SCHEMA_NAME_LENGTH) {
+        if (schemaName.length() > LocationNames.MAX_SCHEMA_NAME_LENGTH) {
             return false;
         }
         return catalog().namespaces().namespaceExists(Namespace.of(schemaName));
@@ -88,9 +85,7 @@ final class TransactionCatalog
 
     void createSchema(String schemaName)
     {
-        if (schemaName.length() > MAX_SCHEMA_NAME_LENGTH) {
-            throw new TrinoException(NOT_SUPPORTED, "Schema name must be shorter than or equal to '%s' characters but got '%s'".formatted(MAX_SCHEMA_NAME_LENGTH, schemaName.length()));
-        }
+        LocationNames.checkSchemaName(schemaName);
         try {
             catalog().namespaces().createNamespace(Namespace.of(schemaName), ImmutableMap.of());
         }

@@ -1,5 +1,6 @@
 package io.qbeast.trino.error;
 
+import io.qbeast.trino.error.CommitFailures.RewriteConflict;
 import io.qbeast.trino.error.CommitFailures.Write;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
@@ -9,7 +10,9 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.IntStream;
 
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
@@ -58,5 +61,29 @@ class TestCommitFailures
         // only a CTAS reports it so: for an INSERT it is a failed commit like any other
         assertThat(CommitFailures.toTrinoException(Write.INSERT, TABLE, OptionalLong.empty(), new AlreadyExistsException("exists")).getErrorCode())
                 .isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+    }
+
+    @Test
+    void testRewriteConflictCountsFilesAndNamesTheFirstFew()
+    {
+        List<String> gone = IntStream.range(0, 33).mapToObj(i -> "local:///warehouse/tpch/t/data/file-%02d.parquet".formatted(i)).toList();
+        ValidationException cause = new ValidationException("Missing required files to delete: %s", String.join(",", gone));
+        TrinoException error = CommitFailures.rewriteConflict(TABLE, 42, new RewriteConflict(57, gone), cause);
+        assertThat(error.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+        assertThat(error.getCause()).isSameAs(cause);
+        assertThat(error.getMessage())
+                .startsWith("Optimize of s.t conflicts with a change committed since snapshot 42 (the table is now at snapshot 57)")
+                .contains("nothing was changed, run it again")
+                .contains("33 of the files it rewrites were rewritten or removed meanwhile")
+                .contains(gone.get(0) + ", " + gone.get(1) + ", " + gone.get(2) + " and 30 more");
+        assertThat(gone.stream().filter(error.getMessage()::contains)).hasSize(CommitFailures.LISTED_FILES);
+
+        // up to the listed number, every file is named and nothing is said to be left out
+        TrinoException few = CommitFailures.rewriteConflict(TABLE, 42, new RewriteConflict(57, gone.subList(0, 2)), cause);
+        assertThat(few.getMessage()).contains("2 of the files").endsWith(gone.get(0) + ", " + gone.get(1)).doesNotContain("more");
+
+        // a conflict that is not about replaced files quotes Iceberg's message, cut short
+        TrinoException other = CommitFailures.rewriteConflict(TABLE, 42, new RewriteConflict(57, List.of()), cause);
+        assertThat(other.getMessage()).contains("since snapshot 42").contains("Missing required files to delete: " + gone.get(0)).doesNotContain(gone.get(32));
     }
 }
