@@ -291,6 +291,9 @@ public class QbeastMetadata
         }
         checkNoRetries(retryMode);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        // the engine checked only the right to run the procedure, which file rules grant on every
+        // table; optimize writes the table's files anew, so it needs the right to write the table
+        accessControl.checkCanInsertIntoTable(null, handle.schemaTableName());
         return Optional.of(QbeastOptimize.executeHandle(handle, catalog.getTable(handle.schemaTableName()), executeProperties));
     }
 
