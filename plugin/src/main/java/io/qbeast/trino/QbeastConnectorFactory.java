@@ -6,6 +6,7 @@ import io.airlift.json.JsonModule;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.qbeast.trino.catalog.LocalFileSystemRoot;
+import io.qbeast.trino.security.QbeastSecurityModule;
 import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.plugin.base.CatalogNameModule;
 import io.trino.spi.NodeManager;
@@ -46,6 +47,7 @@ public class QbeastConnectorFactory
                     new JsonModule(),
                     new CatalogNameModule(catalogName),
                     new QbeastModule(),
+                    new QbeastSecurityModule(),
                     new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false),
                     binder -> {
                         binder.bind(ClassLoader.class).toInstance(classLoader);

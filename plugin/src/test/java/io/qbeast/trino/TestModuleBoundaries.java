@@ -66,7 +66,7 @@ class TestModuleBoundaries
     @Test
     void testPackagesAreLayered()
     {
-        List<String> layers = List.of("error", "handle", "encoding", "config", "catalog", "parquet", "routing", "write", "read", "optimize", "maintenance", "system", "metadata", "procedure");
+        List<String> layers = List.of("error", "handle", "encoding", "config", "security", "catalog", "parquet", "routing", "write", "read", "optimize", "maintenance", "system", "metadata", "procedure");
         assertThat(MAIN.stream().map(JavaClass::getPackageName).filter(name -> name.startsWith("io.qbeast.trino.")).map(name -> name.split("\\.")[3]).distinct())
                 .as("every plugin package has its place in the layers")
                 .containsExactlyInAnyOrderElementsOf(layers);

@@ -293,6 +293,9 @@ public class QbeastMetadata
     {
         QbeastTableProcedureId procedure = QbeastTableProcedureId.fromName(procedureName);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        // the engine checked only the right to run the procedure, which file rules grant on every
+        // table; every table procedure rewrites or deletes the table's files, so it needs the right to write the table
+        accessControl.checkCanInsertIntoTable(null, handle.schemaTableName());
         Table table = catalog.getTable(handle.schemaTableName());
         if (procedure != QbeastTableProcedureId.OPTIMIZE) {
             return Optional.of(TableMaintenance.executeHandle(procedure, handle.schemaTableName(), table, executeProperties, config));

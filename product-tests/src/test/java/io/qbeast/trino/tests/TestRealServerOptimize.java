@@ -6,16 +6,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
  * Optimize in a real Trino 476 server with the packaged plugin (its own class loader, handles
  * serialized between stages): {@code ALTER TABLE ... EXECUTE optimize} and
- * {@code CALL qbeast.system.optimize} keep exactly TPC-H's rows and report in {@code "t$snapshots"}.
+ * {@code CALL qbeast.system.optimize} keep exactly TPC-H's rows and report in {@code "t$snapshots"};
+ * a second catalog on the same tables with {@code qbeast.security=read-only} refuses both, and
+ * writes, leaving the table as it was.
  */
 @TestInstance(PER_CLASS)
 @Timeout(300)
@@ -23,6 +28,7 @@ public class TestRealServerOptimize
 {
     private static final String SCHEMA = "qbeast.optimize_test";
     private static final String TPCH_ORDERS = "tpch.tiny.orders";
+    private static final String READ_ONLY = "qbeast_read_only";
 
     private TrinoServer trino;
     private TrinoQueries queries;
@@ -31,7 +37,15 @@ public class TestRealServerOptimize
     public void startServer()
             throws SQLException
     {
-        trino = ProductTestServers.startQbeastServer(ProductTestEnvironment.newWorkDirectory("real-server-optimize"));
+        Path work = ProductTestEnvironment.newWorkDirectory("real-server-optimize");
+        Path warehouse = work.resolve("warehouse");
+        trino = TrinoServer.builder()
+                .withDirectory(work.resolve("cluster"))
+                .withTpch()
+                .withQbeast(warehouse)
+                // the qbeast catalog's Iceberg catalog and warehouse, read-only
+                .withQbeast(READ_ONLY, warehouse, Map.of("qbeast.jdbc.catalog-name", "qbeast", "qbeast.security", "read-only"))
+                .start();
         queries = new TrinoQueries(trino);
         queries.execute("CREATE SCHEMA " + SCHEMA);
     }
@@ -70,6 +84,37 @@ public class TestRealServerOptimize
         assertSameRows(table);
         assertThat(queries.query("SELECT json_extract_scalar(summary, '$[\"qbeast.optimize.mode\"]') FROM " + SCHEMA + ".\"orders_call$snapshots\" WHERE operation = 'replace'"))
                 .containsExactly(List.of("all"));
+    }
+
+    @Test
+    public void readOnlyCatalogRefusesOptimizeAndWrites()
+            throws SQLException
+    {
+        String table = SCHEMA + ".orders_read_only";
+        createFromInserts(table);
+        String snapshots = "SELECT snapshot_id FROM " + SCHEMA + ".\"orders_read_only$snapshots\" ORDER BY sequence_number";
+        List<List<Object>> snapshotsBefore = queries.query(snapshots);
+        List<List<Object>> files = queries.query("SELECT path FROM " + SCHEMA + ".\"orders_read_only$files\" ORDER BY path");
+
+        String readOnlyTable = READ_ONLY + ".optimize_test.orders_read_only";
+        for (String sql : List.of(
+                "ALTER TABLE " + readOnlyTable + " EXECUTE optimize(mode => 'all')",
+                "CALL " + READ_ONLY + ".system.optimize(schema_name => 'optimize_test', table_name => 'orders_read_only', mode => 'all')",
+                "INSERT INTO " + readOnlyTable + " SELECT * FROM " + TPCH_ORDERS,
+                "DROP TABLE " + readOnlyTable,
+                "CREATE TABLE " + READ_ONLY + ".optimize_test.orders_copy WITH (indexed_columns = ARRAY['orderkey']) AS SELECT * FROM " + TPCH_ORDERS)) {
+            assertThatThrownBy(() -> queries.execute(sql))
+                    .as(sql)
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Access Denied: ");
+        }
+
+        assertThat(queries.query(snapshots)).isEqualTo(snapshotsBefore);
+        assertThat(queries.query("SELECT path FROM " + SCHEMA + ".\"orders_read_only$files\" ORDER BY path")).isEqualTo(files);
+        assertThat(queries.query("SHOW TABLES FROM qbeast.optimize_test LIKE 'orders_copy'")).isEmpty();
+        // reads work, through either catalog
+        assertSameRows(table);
+        assertSameRows(readOnlyTable);
     }
 
     private void createFromInserts(String table)
