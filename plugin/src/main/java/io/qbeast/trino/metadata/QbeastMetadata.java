@@ -62,6 +62,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
@@ -87,6 +88,9 @@ public class QbeastMetadata
     private final TransactionCatalog catalog;
     private final TableColumns columns;
     private final TableWrites writes;
+    // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
+    // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
+    private final Set<SchemaTableName> optimizesPlanned = ConcurrentHashMap.newKeySet();
 
     public QbeastMetadata(
             IcebergCatalogProvider catalogProvider,
@@ -291,7 +295,9 @@ public class QbeastMetadata
         }
         checkNoRetries(retryMode);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
-        return Optional.of(QbeastOptimize.executeHandle(handle, catalog.getTable(handle.schemaTableName()), executeProperties));
+        QbeastTableExecuteHandle executeHandle = QbeastOptimize.executeHandle(handle, catalog.getTable(handle.schemaTableName()), executeProperties);
+        optimizesPlanned.add(handle.schemaTableName());
+        return Optional.of(executeHandle);
     }
 
     @Override
@@ -306,7 +312,9 @@ public class QbeastMetadata
     @Override
     public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
     {
-        return writes.beginOptimize(session, (QbeastTableExecuteHandle) tableExecuteHandle, (QbeastTableHandle) updatedSourceTableHandle);
+        QbeastTableExecuteHandle handle = (QbeastTableExecuteHandle) tableExecuteHandle;
+        optimizesPlanned.remove(handle.schemaTableName());
+        return writes.beginOptimize(session, handle, (QbeastTableHandle) updatedSourceTableHandle);
     }
 
     @Override
@@ -328,6 +336,10 @@ public class QbeastMetadata
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (optimizesPlanned.contains(table.schemaTableName())) {
+            // what the engine would filter on top could not be left there: the optimize rewrites whole files
+            QbeastOptimize.checkWhere(table.schemaTableName(), constraint);
+        }
         TupleDomain<QbeastColumnHandle> summary = constraint.getSummary().transformKeys(QbeastColumnHandle.class::cast);
         TupleDomain<QbeastColumnHandle> predicate = table.predicate().intersect(summary);
         if (predicate.equals(table.predicate())) {
