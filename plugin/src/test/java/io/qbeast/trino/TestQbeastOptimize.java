@@ -219,6 +219,18 @@ class TestQbeastOptimize
         assertThat(currentSnapshot(table)).isNotEqualTo(snapshot);
         assertThat(Long.parseLong(tables().table(table).currentSnapshot().summary().get("qbeast.optimize.files-read"))).isGreaterThan(0);
         assertSameRows(table, ORDERS);
+
+        // "$path" selects exactly its file (the file metadata columns are read, never written)
+        Set<String> beforePath = files(table);
+        String path = beforePath.iterator().next();
+        assertUpdate("ALTER TABLE " + table + " EXECUTE optimize(mode => 'all') WHERE \"$path\" = '" + path + "'");
+        assertThat(tables().table(table).currentSnapshot().summary()).containsEntry("qbeast.optimize.files-read", "1");
+        Set<String> afterPath = files(table);
+        assertThat(afterPath).doesNotContain(path);
+        Set<String> others = new HashSet<>(beforePath);
+        others.remove(path);
+        assertThat(afterPath).containsAll(others);
+        assertSameRows(table, ORDERS);
     }
 
     @Test

@@ -11,7 +11,10 @@ import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.read.ExpressionConverter;
+import io.qbeast.trino.read.FileMetadataColumns;
 import io.qbeast.trino.read.QbeastFilePruner;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.base.expression.ConnectorExpressions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Constraint;
@@ -137,8 +140,11 @@ public final class QbeastOptimize
         }
     }
 
-    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
-    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast)
+    /**
+     * The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by
+     * column bounds and cube region; by path and modification time exactly), chosen by mode.
+     */
+    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast, TrinoFileSystem fileSystem)
     {
         if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
             return ImmutableList.of();
@@ -151,7 +157,8 @@ public final class QbeastOptimize
                 .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
                 .planFiles()) {
             for (FileScanTask task : tasks) {
-                if (pruner.mayContain(task.file())) {
+                String location = task.file().location();
+                if (pruner.mayContain(task.file()) && FileMetadataColumns.matches(source.predicate(), location, () -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location))))) {
                     candidates.add(task.file());
                 }
             }
