@@ -20,6 +20,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +31,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -121,6 +126,83 @@ class TestQbeastIntrospection
         }
         assertThat(computeActual("SELECT count(*) FROM \"orders_c$cubes\" WHERE cardinality(region) <> 2").getOnlyValue()).isEqualTo(0L);
         assertThat(computeActual("SELECT sum(rows) FROM \"orders_c$cubes\"").getOnlyValue()).isEqualTo(15000L);
+    }
+
+    // ---- file metadata columns ----
+
+    @Test
+    void testPathIsTheFileOfEachRow()
+    {
+        // the truth: the manifests' files and row counts
+        Map<String, Long> files = new HashMap<>();
+        for (MaterializedRow row : rows("SELECT path, record_count FROM \"orders_c$files\"")) {
+            files.put((String) row.getField(0), (Long) row.getField(1));
+        }
+        assertThat(files).hasSizeGreaterThan(2);
+        Map<String, Long> grouped = new HashMap<>();
+        for (MaterializedRow row : rows("SELECT \"$path\", count(*) FROM orders_c GROUP BY 1")) {
+            grouped.put((String) row.getField(0), (Long) row.getField(1));
+        }
+        assertThat(grouped).isEqualTo(files);
+        // a join with "$files" on it, and the other hidden columns beside it
+        assertThat(computeScalar("SELECT count(*) FROM orders_c o JOIN \"orders_c$files\" f ON o.\"$path\" = f.path WHERE o._qbeast_weight >= f.min_weight AND o._qbeast_weight <= f.max_weight"))
+                .isEqualTo(15000L);
+        // hidden: not in SELECT * nor DESCRIBE, as in Trino's Iceberg connector
+        assertThat(computeActual("SELECT * FROM orders_c LIMIT 1").getColumnNames()).doesNotContain("$path", "$file_modified_time");
+        assertThat(rows("DESCRIBE orders_c").stream().map(row -> row.getField(0)).toList()).contains("orderkey").doesNotContain("$path", "$file_modified_time", "_qbeast_weight");
+        // a source of a CTAS and an INSERT, as any column
+        assertUpdate("CREATE TABLE file_rows WITH (indexed_columns = ARRAY['n']) AS SELECT \"$path\" AS path, count(*) AS n FROM orders_c GROUP BY 1", files.size());
+        assertUpdate("INSERT INTO file_rows SELECT \"$path\", count(*) FROM orders_c WHERE custkey < 100 GROUP BY 1", (Long) computeScalar("SELECT count(DISTINCT \"$path\") FROM orders_c WHERE custkey < 100"));
+        assertThat(computeScalar("SELECT count(*) FROM file_rows r JOIN \"orders_c$files\" f ON r.path = f.path AND r.n = f.record_count")).isEqualTo((long) files.size());
+    }
+
+    @Test
+    void testWherePathReadsOnlyThatFile()
+    {
+        MaterializedRow file = rows("SELECT path, record_count FROM \"orders_c$files\" ORDER BY record_count DESC, path LIMIT 1").getFirst();
+        String path = (String) file.getField(0);
+        long total = (Long) computeScalar("SELECT count(*) FROM \"orders_c$files\"");
+        String query = "SELECT \"$path\", count(*), count(DISTINCT orderkey) FROM orders_c WHERE \"$path\" = '" + path + "' GROUP BY 1";
+        MaterializedRow row = rows(query).getFirst();
+        assertThat(row.getField(0)).isEqualTo(path);
+        assertThat(row.getField(1)).isEqualTo(file.getField(1));
+        assertThat(row.getField(2)).isEqualTo(file.getField(1));
+        Map<String, Long> metrics = explainAnalyzeMetrics(query);
+        assertThat(metrics.get(QbeastSplitSource.FILES_SCANNED)).isEqualTo(1L);
+        assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_FILE_METADATA)).isEqualTo(total - 1);
+        // the rows of the file, not of others: together with every other file's, each row once
+        assertThat(computeScalar("SELECT count(*) FROM orders_c WHERE \"$path\" <> '" + path + "'")).isEqualTo(15000L - (Long) file.getField(1));
+        assertThat(computeScalar("SELECT count(*) FROM orders_c WHERE \"$path\" = 'local:///no/such/file.parquet'")).isEqualTo(0L);
+    }
+
+    @Test
+    void testFileModifiedTimeIsTheFileSystems()
+            throws IOException
+    {
+        Map<String, Long> truth = new HashMap<>();
+        Map<String, Long> records = new HashMap<>();
+        for (MaterializedRow row : rows("SELECT path, record_count FROM \"orders_c$files\"")) {
+            String path = (String) row.getField(0);
+            truth.put(path, Files.getLastModifiedTime(localFile(path)).toMillis());
+            records.put(path, (Long) row.getField(1));
+        }
+        Map<String, Long> read = new HashMap<>();
+        for (MaterializedRow row : rows("SELECT DISTINCT \"$path\", \"$file_modified_time\" FROM orders_c")) {
+            assertThat(read.put((String) row.getField(0), ((ZonedDateTime) row.getField(1)).toInstant().toEpochMilli())).as("one time per file").isNull();
+        }
+        assertThat(read).isEqualTo(truth);
+        assertThat(computeActual("SELECT \"$file_modified_time\" FROM orders_c LIMIT 1").getTypes()).containsExactly(TIMESTAMP_TZ_MILLIS);
+
+        // a range on it reads only the files in the range
+        long newest = truth.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long newestFiles = truth.values().stream().filter(time -> time == newest).count();
+        long newestRows = truth.entrySet().stream().filter(entry -> entry.getValue() == newest).mapToLong(entry -> records.get(entry.getKey())).sum();
+        String literal = "TIMESTAMP '" + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").format(Instant.ofEpochMilli(newest).atZone(ZoneOffset.UTC)) + " UTC'";
+        String query = "SELECT count(*) FROM orders_c WHERE \"$file_modified_time\" >= " + literal;
+        assertThat(computeScalar(query)).isEqualTo(newestRows);
+        Map<String, Long> metrics = explainAnalyzeMetrics(query);
+        assertThat(metrics.get(QbeastSplitSource.FILES_SCANNED)).isEqualTo(newestFiles);
+        assertThat(metrics.get(QbeastSplitSource.FILES_PRUNED_BY_FILE_METADATA)).isEqualTo(truth.size() - newestFiles);
     }
 
     // ---- EXPLAIN ANALYZE ----
@@ -271,10 +353,15 @@ class TestQbeastIntrospection
     private long rowGroups(String path)
             throws IOException
     {
-        String relative = path.replaceFirst("^(local|file):/+", "");
-        byte[] bytes = Files.readAllBytes(root.resolve(relative));
+        byte[] bytes = Files.readAllBytes(localFile(path));
         int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         return Util.readFileMetaData(new ByteArrayInputStream(bytes, bytes.length - 8 - footerLength, footerLength)).getRow_groups().size();
+    }
+
+    /** A data file of the local warehouse by its location. */
+    private Path localFile(String location)
+    {
+        return root.resolve(location.replaceFirst("^(local|file):/+", ""));
     }
 
     private QueryStats queryStats(String sql)

@@ -65,6 +65,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
@@ -91,6 +92,9 @@ public class QbeastMetadata
     private final TableColumns columns;
     private final TableWrites writes;
     private final QbeastConfig config;
+    // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
+    // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
+    private final Set<SchemaTableName> optimizesPlanned = ConcurrentHashMap.newKeySet();
 
     public QbeastMetadata(
             IcebergCatalogProvider catalogProvider,
@@ -301,7 +305,9 @@ public class QbeastMetadata
             return Optional.of(TableMaintenance.executeHandle(procedure, handle.schemaTableName(), table, executeProperties, config));
         }
         checkNoRetries(retryMode);
-        return Optional.of(QbeastOptimize.executeHandle(handle, table, executeProperties));
+        QbeastTableExecuteHandle executeHandle = QbeastOptimize.executeHandle(handle, table, executeProperties);
+        optimizesPlanned.add(handle.schemaTableName());
+        return Optional.of(executeHandle);
     }
 
     /** The maintenance procedures ({@link TableMaintenance}), on the newest version of the table. */
@@ -325,7 +331,9 @@ public class QbeastMetadata
     @Override
     public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
     {
-        return writes.beginOptimize(session, (QbeastTableExecuteHandle) tableExecuteHandle, (QbeastTableHandle) updatedSourceTableHandle);
+        QbeastTableExecuteHandle handle = (QbeastTableExecuteHandle) tableExecuteHandle;
+        optimizesPlanned.remove(handle.schemaTableName());
+        return writes.beginOptimize(session, handle, (QbeastTableHandle) updatedSourceTableHandle);
     }
 
     @Override
@@ -347,6 +355,10 @@ public class QbeastMetadata
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
+        if (optimizesPlanned.contains(table.schemaTableName())) {
+            // what the engine would filter on top could not be left there: the optimize rewrites whole files
+            QbeastOptimize.checkWhere(table.schemaTableName(), constraint);
+        }
         TupleDomain<QbeastColumnHandle> summary = constraint.getSummary().transformKeys(QbeastColumnHandle.class::cast);
         TupleDomain<QbeastColumnHandle> predicate = table.predicate().intersect(summary);
         if (predicate.equals(table.predicate())) {

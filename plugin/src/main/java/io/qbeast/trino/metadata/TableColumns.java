@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
@@ -31,8 +32,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A table's columns and properties as Trino sees them: one handle per Iceberg field, the index
- * columns ({@code _qbeast_weight}, {@code _qbeast_cube}) hidden, and the qbeast table properties
- * read back from the Iceberg table's.
+ * columns ({@code _qbeast_weight}, {@code _qbeast_cube}) hidden, the hidden file metadata columns
+ * ({@code $path}, {@code $file_modified_time}), and the qbeast table properties read back from the
+ * Iceberg table's.
  */
 final class TableColumns
 {
@@ -58,6 +60,9 @@ final class TableColumns
         for (QbeastColumnHandle column : handles(table)) {
             columns.put(column.name(), column);
         }
+        for (QbeastColumnHandle column : QbeastColumnHandle.fileMetadataColumns()) {
+            columns.put(column.name(), column);
+        }
         return columns.buildOrThrow();
     }
 
@@ -77,7 +82,7 @@ final class TableColumns
 
     ConnectorTableMetadata tableMetadata(SchemaTableName name, Table table)
     {
-        List<ColumnMetadata> columns = table.schema().columns().stream()
+        Stream<ColumnMetadata> fields = table.schema().columns().stream()
                 .map(field -> {
                     QbeastColumnHandle column = handle(field);
                     return ColumnMetadata.builder()
@@ -87,7 +92,9 @@ final class TableColumns
                             .setNullable(field.isOptional())
                             .setComment(Optional.ofNullable(field.doc()))
                             .build();
-                })
+                });
+        // hidden, as in Trino's Iceberg connector: DESCRIBE and SELECT * leave them out
+        List<ColumnMetadata> columns = Stream.concat(fields, QbeastColumnHandle.fileMetadataColumns().stream().map(QbeastColumnHandle::toColumnMetadata))
                 .collect(toImmutableList());
         ImmutableMap.Builder<String, Object> properties = ImmutableMap.builder();
         QbeastTableMetadataReader.read(name, table).ifPresent(qbeast -> {

@@ -147,7 +147,7 @@ final class TableWrites
         }
         Table table = catalog.getTable(handle.schemaTableName());
         Optional<QbeastTableMetadata> qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table);
-        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast);
+        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast, fileSystem);
         List<String> files = selected.stream().map(DataFile::location).collect(toImmutableList());
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), selected));
         QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, qbeast.orElseThrow(), columns.visible(table), source.snapshotId(), Optional.empty());

@@ -9,10 +9,18 @@ import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.read.ExpressionConverter;
+import io.qbeast.trino.read.FileMetadataColumns;
 import io.qbeast.trino.read.QbeastFilePruner;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.base.expression.ConnectorExpressions;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.expression.Constant;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -27,6 +35,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
@@ -98,8 +108,43 @@ public final class QbeastOptimize
         return new QbeastTableExecuteHandle(handle.schemaName(), handle.tableName(), mode, revision, handle.snapshotId(), ImmutableList.of(), Optional.empty());
     }
 
-    /** The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by column bounds and cube region), chosen by mode. */
-    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast)
+    /**
+     * Refuses a {@code WHERE} of {@code ALTER TABLE t EXECUTE optimize} that is not only column
+     * domains. The WHERE selects whole files, whose rows are all rewritten; a part the engine would
+     * have to filter row by row (arithmetic or functions of columns, {@code LIKE}, comparisons
+     * of two columns, domains on nested columns) would drop the rows it rejects from files that
+     * are replaced, so Trino refuses such a plan with an internal error: this names the columns
+     * and says what is accepted instead.
+     */
+    public static void checkWhere(SchemaTableName table, Constraint constraint)
+    {
+        Set<String> refused = new TreeSet<>();
+        if (!constraint.getExpression().equals(Constant.TRUE)) {
+            ConnectorExpressions.extractVariables(constraint.getExpression()).stream()
+                    .map(variable -> constraint.getAssignments().get(variable.getName()))
+                    .filter(QbeastColumnHandle.class::isInstance)
+                    .forEach(column -> refused.add(((QbeastColumnHandle) column).name()));
+            if (refused.isEmpty()) {
+                refused.add("(no column)");
+            }
+        }
+        constraint.getSummary().getDomains().ifPresent(domains -> domains.keySet().stream()
+                .map(QbeastColumnHandle.class::cast)
+                .filter(column -> !QbeastPageSourceFactory.isEnforceable(column.type()))
+                .forEach(column -> refused.add(column.name())));
+        if (!refused.isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, ("Optimize of %s does not accept this WHERE: its condition on %s is not a column domain. " +
+                    "Optimize selects whole files and rewrites all their rows, so its WHERE may only compare columns of scalar types with constants " +
+                    "(=, <>, <, <=, >, >=, BETWEEN, IN, IS [NOT] NULL, combined with AND, or with OR on one column): " +
+                    "no arithmetic or functions of columns, LIKE, or comparisons of two columns").formatted(table, String.join(", ", refused)));
+        }
+    }
+
+    /**
+     * The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by
+     * column bounds and cube region; by path and modification time exactly), chosen by mode.
+     */
+    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast, TrinoFileSystem fileSystem)
     {
         if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
             return ImmutableList.of();
@@ -112,7 +157,8 @@ public final class QbeastOptimize
                 .includeColumnStats(List.of(QbeastColumnHandle.CUBE_COLUMN, QbeastColumnHandle.WEIGHT_COLUMN))
                 .planFiles()) {
             for (FileScanTask task : tasks) {
-                if (pruner.mayContain(task.file())) {
+                String location = task.file().location();
+                if (pruner.mayContain(task.file()) && FileMetadataColumns.matches(source.predicate(), location, () -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location))))) {
                     candidates.add(task.file());
                 }
             }

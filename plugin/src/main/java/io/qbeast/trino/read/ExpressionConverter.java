@@ -69,7 +69,8 @@ public final class ExpressionConverter
     {
         String name = column.name();
         Type type = column.type();
-        if (domain.isAll()) {
+        // not in the files' statistics: QbeastSplitSource checks these per file
+        if (domain.isAll() || column.isFileMetadata()) {
             return alwaysTrue();
         }
         if (domain.isNone()) {

@@ -1,5 +1,6 @@
 package io.qbeast.trino.read;
 
+import com.google.common.base.Suppliers;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.qbeast.trino.handle.QbeastColumnHandle;
@@ -8,7 +9,9 @@ import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.TrinoInputFile;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.spi.block.Block;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -22,16 +25,21 @@ import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
+import static io.trino.spi.predicate.Utils.nativeValueToBlock;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Reads a split with the Parquet page source: the pushed-down predicate and the current dynamic
  * filter prune row groups, and the page source enforces the predicate's domains on non-nested
  * columns row by row ({@code QbeastMetadata.applyFilter} tells the engine so); the engine filters
- * only by what is left (nested columns, expressions).
+ * only by what is left (nested columns, expressions). The file metadata columns ({@code $path},
+ * {@code $file_modified_time}) are not read from the file: {@link FileMetadataPageSource} adds the
+ * split's values.
  */
 public class QbeastPageSourceProvider
         implements ConnectorPageSourceProvider
@@ -71,22 +79,57 @@ public class QbeastPageSourceProvider
         if (predicate.isNone()) {
             return new EmptyPageSource();
         }
-        return pageSourceFactory.createPageSource(
-                fileSystemFactory.create(session).newInputFile(Location.of(qbeastSplit.path()), qbeastSplit.fileSize()),
+        List<QbeastColumnHandle> requested = columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList());
+        TrinoInputFile inputFile = fileSystemFactory.create(session).newInputFile(Location.of(qbeastSplit.path()), qbeastSplit.fileSize());
+        LongSupplier modifiedMillis = memoize(() -> FileMetadataColumns.modifiedMillis(inputFile));
+        // the split source dropped the files whose path or time the handle's predicate rejects; a
+        // dynamic filter on them may have narrowed since
+        if (!FileMetadataColumns.matches(predicate, qbeastSplit.path(), modifiedMillis)) {
+            return new EmptyPageSource();
+        }
+        List<QbeastColumnHandle> fileColumns = requested.stream()
+                .filter(column -> !column.isFileMetadata())
+                .collect(toImmutableList());
+        ConnectorPageSource source = pageSourceFactory.createPageSource(
+                inputFile,
                 qbeastSplit.start(),
                 qbeastSplit.length(),
                 qbeastSplit.fileSize(),
-                columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()),
+                fileColumns,
                 Optional.empty(),
-                predicate,
+                FileMetadataColumns.withoutFileMetadata(predicate),
                 enforcedPredicate(tableHandle.predicate()),
                 tableHandle.weightUpperBound(),
                 readerOptions);
+        if (fileColumns.size() == requested.size()) {
+            return source;
+        }
+        int[] delegateChannels = new int[requested.size()];
+        Block[] values = new Block[requested.size()];
+        int fileChannel = 0;
+        for (int channel = 0; channel < requested.size(); channel++) {
+            QbeastColumnHandle column = requested.get(channel);
+            if (column.isFileMetadata()) {
+                delegateChannels[channel] = -1;
+                values[channel] = nativeValueToBlock(column.type(), FileMetadataColumns.value(column, qbeastSplit.path(), modifiedMillis));
+            }
+            else {
+                delegateChannels[channel] = fileChannel++;
+            }
+        }
+        return new FileMetadataPageSource(source, delegateChannels, values);
+    }
+
+    private static LongSupplier memoize(LongSupplier supplier)
+    {
+        Supplier<Long> memoized = Suppliers.memoize(supplier::getAsLong);
+        return memoized::get;
     }
 
     /** The part of a handle's predicate that the page source enforces row by row (what {@code applyFilter} does not return as remaining). */
     static TupleDomain<QbeastColumnHandle> enforcedPredicate(TupleDomain<QbeastColumnHandle> predicate)
     {
-        return predicate.filter((column, _) -> QbeastPageSourceFactory.isEnforceable(column.type()));
+        // the file metadata columns are enforced per file, by the split source
+        return predicate.filter((column, _) -> !column.isFileMetadata() && QbeastPageSourceFactory.isEnforceable(column.type()));
     }
 }

@@ -8,6 +8,9 @@ import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -35,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkState;
@@ -54,10 +58,12 @@ public class QbeastSplitManager
     private final TransactionTables transactionTables;
     private final PlanningExecutors executors;
     private final ClassLoader classLoader;
+    private final TrinoFileSystemFactory fileSystemFactory;
 
     @Inject
-    public QbeastSplitManager(TransactionTables transactionTables, PlanningExecutors executors, ClassLoader classLoader)
+    public QbeastSplitManager(TransactionTables transactionTables, PlanningExecutors executors, ClassLoader classLoader, TrinoFileSystemFactory fileSystemFactory)
     {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.transactionTables = requireNonNull(transactionTables, "transactionTables is null");
         this.executors = requireNonNull(executors, "executors is null");
         this.classLoader = requireNonNull(classLoader, "classLoader is null");
@@ -94,7 +100,9 @@ public class QbeastSplitManager
                         .toList())
                 .planWith(executors.metadataReads());
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get())), classLoader);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        ToLongFunction<String> modifiedMillis = location -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location)));
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis), classLoader);
     }
 
     // the files as scan tasks without planning: all rows of each (no delete files in a qbeast table)

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
@@ -50,6 +51,7 @@ public class QbeastSplitSource
     public static final String FILES_PRUNED_BY_SAMPLE = "qbeast_files_pruned_by_sample";
     public static final String FILES_PRUNED_BY_REGION = "qbeast_files_pruned_by_region";
     public static final String FILES_PRUNED_BY_BOUNDS = "qbeast_files_pruned_by_column_bounds";
+    public static final String FILES_PRUNED_BY_FILE_METADATA = "qbeast_files_pruned_by_path_or_modified_time";
     public static final String SPLITS = "qbeast_splits";
 
     // the scan's files, planned on the first batch
@@ -59,7 +61,10 @@ public class QbeastSplitSource
     private final TupleDomain<QbeastColumnHandle> predicate;
     private final DynamicFilter dynamicFilter;
     private final OptionalLong snapshotFiles;
+    // a data file's modification time in epoch milliseconds, read only for a predicate on $file_modified_time
+    private final ToLongFunction<String> modifiedMillis;
     private long keptFiles;
+    private long prunedByFileMetadata;
     private long prunedBySample;
     private long prunedByRegion;
     private long splitCount;
@@ -75,10 +80,11 @@ public class QbeastSplitSource
      * @param pruner drops files by cube region and weight ({@code null}: no index pruning)
      * @param predicate the handle's predicate; narrowed by the dynamic filter's current predicate at every batch
      * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
+     * @param modifiedMillis a data file's modification time in epoch milliseconds, by its location
      */
-    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles)
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis)
     {
-        this(scan::planFiles, executor, pruner, predicate, dynamicFilter, snapshotFiles, Optional.empty());
+        this(scan::planFiles, executor, pruner, predicate, dynamicFilter, snapshotFiles, modifiedMillis, Optional.empty());
     }
 
     /**
@@ -88,11 +94,14 @@ public class QbeastSplitSource
     public static QbeastSplitSource forOptimize(List<FileScanTask> files, Executor executor)
     {
         Set<String> locations = files.stream().map(task -> task.file().location()).collect(toImmutableSet());
-        return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), Optional.of(locations));
+        return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), _ -> {
+            throw new IllegalStateException("An optimize's scan has no predicate");
+        }, Optional.of(locations));
     }
 
-    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, Optional<Set<String>> optimizeFiles)
+    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles)
     {
+        this.modifiedMillis = requireNonNull(modifiedMillis, "modifiedMillis is null");
         this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
         this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
         this.plan = requireNonNull(plan, "plan is null");
@@ -114,9 +123,10 @@ public class QbeastSplitSource
             files = plan.get();
             fileIterator = files.iterator();
         }
+        // the dynamic filter only ever narrows: its current predicate is always safe to prune with
+        TupleDomain<QbeastColumnHandle> current = predicate.intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast));
         if (pruner != null) {
-            // the dynamic filter only ever narrows: its current predicate is always safe to prune with
-            pruner.setPredicate(predicate.intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast)));
+            pruner.setPredicate(current);
         }
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         int count = 0;
@@ -140,6 +150,12 @@ public class QbeastSplitSource
                     case REGION, EMPTY_SCAN -> prunedByRegion++;
                 }
                 if (verdict != QbeastFilePruner.Verdict.KEEP) {
+                    continue;
+                }
+                // exact: all rows of a file share its path and time (applyFilter leaves these domains to the connector)
+                String location = task.file().location();
+                if (!FileMetadataColumns.matches(current, location, () -> modifiedMillis.applyAsLong(location))) {
+                    prunedByFileMetadata++;
                     continue;
                 }
                 keptFiles++;
@@ -202,10 +218,11 @@ public class QbeastSplitSource
                 .put(FILES_SCANNED, new LongCount(keptFiles))
                 .put(FILES_PRUNED_BY_SAMPLE, new LongCount(prunedBySample))
                 .put(FILES_PRUNED_BY_REGION, new LongCount(prunedByRegion))
+                .put(FILES_PRUNED_BY_FILE_METADATA, new LongCount(prunedByFileMetadata))
                 .put(SPLITS, new LongCount(splitCount));
         if (finished && snapshotFiles.isPresent()) {
             // known only once the scan is exhausted
-            metrics.put(FILES_PRUNED_BY_BOUNDS, new LongCount(snapshotFiles.getAsLong() - keptFiles - prunedBySample - prunedByRegion));
+            metrics.put(FILES_PRUNED_BY_BOUNDS, new LongCount(snapshotFiles.getAsLong() - keptFiles - prunedBySample - prunedByRegion - prunedByFileMetadata));
         }
         return new Metrics(metrics.buildOrThrow());
     }
