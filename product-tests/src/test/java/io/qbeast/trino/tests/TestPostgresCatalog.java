@@ -1,12 +1,14 @@
 package io.qbeast.trino.tests;
 
 import io.qbeast.trino.tests.ProductTestServers.SharedPostgresCatalog;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -82,8 +85,8 @@ public class TestPostgresCatalog
         assertThat(postgres.psql("SELECT catalog_name || '/' || table_namespace || '/' || table_name FROM iceberg_tables ORDER BY 1"))
                 .contains(SHARED_CATALOG_NAME + "/pg/orders");
         String metadataLocation = postgres.psql("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'pg' AND table_name = 'orders'");
-        assertThat(metadataLocation).startsWith("local:///").endsWith(".metadata.json");
-        assertThat(warehouse.resolve(metadataLocation.substring("local:///".length()))).isRegularFile();
+        assertThat(metadataLocation).startsWith("file://" + warehouse.toAbsolutePath() + "/").endsWith(".metadata.json");
+        assertThat(Path.of(URI.create(metadataLocation))).isRegularFile();
         // and the data files in the local warehouse
         assertThat(parquetFiles(warehouse)).isNotEmpty();
 
@@ -176,12 +179,13 @@ public class TestPostgresCatalog
         properties.put(CatalogProperties.URI, postgres.jdbcUrl());
         properties.put("jdbc.user", postgres.user());
         properties.put("jdbc.password", postgres.password());
-        properties.put(CatalogProperties.WAREHOUSE_LOCATION, "local:///");
-        properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIo.class.getName());
-        properties.put(LocalFileIo.ROOT_PROPERTY, warehouse.toAbsolutePath().toString());
+        properties.put(CatalogProperties.WAREHOUSE_LOCATION, "file://" + warehouse.toAbsolutePath());
+        // Iceberg's Hadoop file IO opens the table's file: URIs as they are
+        properties.put(CatalogProperties.FILE_IO_IMPL, HadoopFileIO.class.getName());
         Map<String, Long> icebergRows = new HashMap<>();
         long files;
         try (JdbcCatalog catalog = new JdbcCatalog()) {
+            catalog.setConf(new Configuration());
             catalog.initialize(SHARED_CATALOG_NAME, properties);
             Table icebergTable = catalog.loadTable(TableIdentifier.of("generic", "orders"));
             assertThat(icebergTable.snapshots()).hasSize(2);
