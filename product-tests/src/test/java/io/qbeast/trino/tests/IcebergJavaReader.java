@@ -1,6 +1,5 @@
 package io.qbeast.trino.tests;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -11,7 +10,6 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.parquet.Parquet;
@@ -34,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A qbeast table as another engine sees it: Apache Iceberg's own Java API, with no Trino code and
- * no file IO of this project: Iceberg's {@link JdbcCatalog} on the warehouse's SQLite catalog file
- * and Iceberg's Hadoop file IO, which opens the table's {@code file:} locations as they are.
+ * location translation: Iceberg's {@link JdbcCatalog} on the warehouse's SQLite catalog file, and
+ * the table's {@code file:} locations opened as the URIs they are ({@link FileUriIo}, Iceberg's own
+ * local files, standing in for the Hadoop file IO that Java 25 cannot run).
  */
 final class IcebergJavaReader
         implements AutoCloseable
@@ -51,10 +50,9 @@ final class IcebergJavaReader
         Map<String, String> properties = new HashMap<>();
         properties.put(CatalogProperties.URI, "jdbc:sqlite:" + warehouse.resolve("qbeast-catalog.db").toAbsolutePath());
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse.toAbsolutePath().toUri().toString());
-        properties.put(CatalogProperties.FILE_IO_IMPL, HadoopFileIO.class.getName());
+        properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
         properties.put("jdbc.schema-version", "V1");
         catalog = new JdbcCatalog();
-        catalog.setConf(new Configuration());
         catalog.initialize(catalogName, properties);
     }
 
@@ -99,6 +97,8 @@ final class IcebergJavaReader
                 }
                 assertThat((long) rows.size()).as("rows of %s", file.location()).isEqualTo(file.recordCount());
                 List<Types.NestedField> columns = schema.columns();
+                // bounds are in Iceberg's internal representation (days for a date, ...)
+                InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
                 for (int position = 0; position < columns.size(); position++) {
                     Types.NestedField column = columns.get(position);
                     ByteBuffer lower = file.lowerBounds().get(column.fieldId());
@@ -109,8 +109,6 @@ final class IcebergJavaReader
                     Object low = Conversions.fromByteBuffer(type, lower);
                     Object high = Conversions.fromByteBuffer(type, upper);
                     Comparator<Object> order = Comparators.forType(type);
-                    // bounds are in Iceberg's internal representation (days for a date, ...)
-                    InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
                     for (Record row : rows) {
                         Object value = internal.wrap(row).get(position, Object.class);
                         if (value != null) {

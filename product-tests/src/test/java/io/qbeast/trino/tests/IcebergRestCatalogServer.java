@@ -1,8 +1,6 @@
 package io.qbeast.trino.tests;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
@@ -21,8 +19,8 @@ import java.util.Map;
  * iceberg-core test jar; the same wiring as {@code RESTCatalogServer} of
  * {@code iceberg-open-api:test-fixtures}, minus its Hadoop {@code Configuration}) on Jetty 11,
  * backed by a {@link JdbcCatalog} in a SQLite file. The server writes table metadata through
- * Iceberg's Hadoop file IO, at the standard {@code file:} URIs of its warehouse, which qbeast
- * opens as they are.
+ * {@link FileUriIo} at the standard {@code file:} URIs of its warehouse, which qbeast opens as
+ * they are.
  */
 public final class IcebergRestCatalogServer
         implements AutoCloseable
@@ -49,9 +47,8 @@ public final class IcebergRestCatalogServer
         properties.put(CatalogProperties.URI, "jdbc:sqlite:" + catalogDatabase.toAbsolutePath());
         properties.put("jdbc.schema-version", "V1");
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
-        properties.put(CatalogProperties.FILE_IO_IMPL, HadoopFileIO.class.getName());
+        properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
         JdbcCatalog catalog = new JdbcCatalog();
-        catalog.setConf(new Configuration());
         catalog.initialize("rest_backend", properties);
 
         RESTCatalogAdapter adapter = new RESTCatalogAdapter(catalog);

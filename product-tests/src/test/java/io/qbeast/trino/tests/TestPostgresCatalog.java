@@ -1,14 +1,12 @@
 package io.qbeast.trino.tests;
 
 import io.qbeast.trino.tests.ProductTestServers.SharedPostgresCatalog;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
@@ -180,12 +178,11 @@ public class TestPostgresCatalog
         properties.put("jdbc.user", postgres.user());
         properties.put("jdbc.password", postgres.password());
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, "file://" + warehouse.toAbsolutePath());
-        // Iceberg's Hadoop file IO opens the table's file: URIs as they are
-        properties.put(CatalogProperties.FILE_IO_IMPL, HadoopFileIO.class.getName());
+        // the table's file: URIs opened as they are
+        properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
         Map<String, Long> icebergRows = new HashMap<>();
         long files;
         try (JdbcCatalog catalog = new JdbcCatalog()) {
-            catalog.setConf(new Configuration());
             catalog.initialize(SHARED_CATALOG_NAME, properties);
             Table icebergTable = catalog.loadTable(TableIdentifier.of("generic", "orders"));
             assertThat(icebergTable.snapshots()).hasSize(2);

@@ -87,7 +87,7 @@ public class TestRealServerOptimize
 
     /**
      * Apache Iceberg's Java API alone (its JdbcCatalog on the quickstart's SQLite catalog file, its
-     * generic reader, its Hadoop file IO on the table's file: URIs) reads what Trino reads, hidden
+     * generic reader, its local files on the table's file: URIs as they are) reads what Trino reads, hidden
      * columns included, before and after optimize; the manifests' column bounds hold every row.
      */
     @Test
