@@ -37,6 +37,8 @@ public final class IcebergRestCatalogServer
     }
 
     /**
+     * Starts the server on a free loopback port.
+     *
      * @param warehouse the server's warehouse, e.g. {@code file:///tmp/work/rest}
      * @param catalogDatabase the SQLite file of the backing JDBC catalog
      */
