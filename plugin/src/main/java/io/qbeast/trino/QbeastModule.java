@@ -6,6 +6,7 @@ import com.google.inject.Scopes;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
 import io.qbeast.trino.catalog.PlanningExecutors;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastSessionProperties;
@@ -52,6 +53,7 @@ public class QbeastModule
         binder.bind(TransactionTables.class).to(QbeastTransactionManager.class);
         binder.bind(QbeastMetadataFactory.class).in(Scopes.SINGLETON);
         binder.bind(IcebergCatalogProvider.class).in(Scopes.SINGLETON);
+        binder.bind(QbeastFileSystemFactory.class).in(Scopes.SINGLETON);
         binder.bind(QbeastTablePropertyMetadata.class).in(Scopes.SINGLETON);
         binder.bind(QbeastSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(IndexStateCache.class).in(Scopes.SINGLETON);

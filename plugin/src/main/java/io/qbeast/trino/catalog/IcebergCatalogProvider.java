@@ -40,7 +40,7 @@ public class IcebergCatalogProvider
     private boolean closed;
 
     @Inject
-    public IcebergCatalogProvider(CatalogName catalogName, QbeastConfig config, TrinoFileSystemFactory fileSystemFactory, LocalFileSystemRoot localRoot)
+    public IcebergCatalogProvider(CatalogName catalogName, QbeastConfig config, QbeastFileSystemFactory fileSystemFactory, LocalFileSystemRoot localRoot)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null").toString();
         this.config = requireNonNull(config, "config is null");
@@ -89,13 +89,15 @@ public class IcebergCatalogProvider
         Location location = Location.of(warehouse);
         Optional<String> scheme = location.scheme();
         if (scheme.isEmpty()) {
-            throw new TrinoException(CONFIGURATION_INVALID, "qbeast.warehouse must be a location with a scheme, e.g. local:///warehouse or s3://bucket/path: " + warehouse);
+            throw new TrinoException(CONFIGURATION_INVALID, "qbeast.warehouse must be a location with a scheme, e.g. file:///var/lib/qbeast/warehouse or s3://bucket/path: " + warehouse);
         }
-        if (!scheme.get().equals("local") && !scheme.get().equals("file")) {
-            throw new TrinoException(CONFIGURATION_INVALID, "qbeast.jdbc.connection-url is required when qbeast.warehouse is not on the local file system: " + warehouse);
-        }
-        Path directory = Path.of(localRoot.root().orElseThrow(() -> new TrinoException(CONFIGURATION_INVALID, "local.location is required for the local warehouse " + warehouse)))
-                .resolve(location.path());
+        Path directory = switch (scheme.get()) {
+            // an absolute path, as QbeastFileSystemFactory resolves file: URIs
+            case QbeastFileSystemFactory.FILE_SCHEME -> Path.of("/").resolve(location.path());
+            case QbeastFileSystemFactory.LOCAL_SCHEME -> Path.of(localRoot.root().orElseThrow(() -> new TrinoException(CONFIGURATION_INVALID, "local.location is required for the local warehouse " + warehouse)))
+                    .resolve(location.path());
+            default -> throw new TrinoException(CONFIGURATION_INVALID, "qbeast.jdbc.connection-url is required when qbeast.warehouse is not on the local file system: " + warehouse);
+        };
         try {
             Files.createDirectories(directory);
         }

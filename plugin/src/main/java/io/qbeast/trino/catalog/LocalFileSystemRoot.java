@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * The {@code local.location} of Trino's local file system, when configured: the directory that
- * {@code local:///} and {@code file:///} locations resolve under.
+ * {@code local:///} locations resolve under ({@code file:} URIs are absolute paths: {@link QbeastFileSystemFactory}).
  */
 public record LocalFileSystemRoot(String location)
 {

@@ -75,7 +75,7 @@ public class QbeastConfig
     }
 
     @Config("qbeast.warehouse")
-    @ConfigDescription("Location under which new schemas and tables are created, e.g. local:///warehouse or s3://bucket/path (required for the JDBC catalog)")
+    @ConfigDescription("Location under which new schemas and tables are created, e.g. file:///var/lib/qbeast/warehouse or s3://bucket/path (required for the JDBC catalog)")
     public QbeastConfig setWarehouse(String warehouse)
     {
         this.warehouse = warehouse;

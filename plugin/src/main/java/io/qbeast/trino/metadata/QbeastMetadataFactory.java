@@ -5,6 +5,7 @@ import io.airlift.json.JsonCodec;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
 import io.qbeast.trino.catalog.PlanningExecutors;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.write.CommitTaskData;
 import io.trino.filesystem.TrinoFileSystemFactory;
@@ -29,7 +30,7 @@ public class QbeastMetadataFactory
     public QbeastMetadataFactory(
             IcebergCatalogProvider catalogProvider,
             TypeManager typeManager,
-            TrinoFileSystemFactory fileSystemFactory,
+            QbeastFileSystemFactory fileSystemFactory,
             JsonCodec<CommitTaskData> commitTaskCodec,
             QbeastConfig config,
             IndexStateCache indexStateCache,

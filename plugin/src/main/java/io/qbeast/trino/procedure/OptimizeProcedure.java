@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.airlift.slice.Slice;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
@@ -78,7 +79,7 @@ public class OptimizeProcedure
     private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
 
     @Inject
-    public OptimizeProcedure(QbeastMetadataFactory metadataFactory, QbeastPageSinkProvider pageSinkProvider, TrinoFileSystemFactory fileSystemFactory)
+    public OptimizeProcedure(QbeastMetadataFactory metadataFactory, QbeastPageSinkProvider pageSinkProvider, QbeastFileSystemFactory fileSystemFactory)
     {
         this.metadataFactory = requireNonNull(metadataFactory, "metadataFactory is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");

@@ -3,6 +3,7 @@ package io.qbeast.trino.read;
 import com.google.common.base.Suppliers;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastSplit;
 import io.qbeast.trino.handle.QbeastTableHandle;
@@ -58,7 +59,7 @@ public class QbeastPageSourceProvider
             .build();
 
     @Inject
-    public QbeastPageSourceProvider(TrinoFileSystemFactory fileSystemFactory)
+    public QbeastPageSourceProvider(QbeastFileSystemFactory fileSystemFactory)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
     }

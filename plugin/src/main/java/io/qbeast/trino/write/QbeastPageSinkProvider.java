@@ -10,6 +10,7 @@ import io.qbeast.iceberg.SnapshotIndex;
 import io.qbeast.iceberg.SnapshotIndexReader;
 import io.qbeast.iceberg.TrinoFileIo;
 import io.qbeast.trino.catalog.IndexStateCache;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastSessionProperties;
 import io.qbeast.trino.encoding.TypeConverter;
@@ -57,7 +58,7 @@ public class QbeastPageSinkProvider
 
     @Inject
     public QbeastPageSinkProvider(
-            TrinoFileSystemFactory fileSystemFactory,
+            QbeastFileSystemFactory fileSystemFactory,
             TypeManager typeManager,
             QbeastConfig config,
             IndexStateCache indexStateCache,

@@ -19,8 +19,8 @@ import java.util.Map;
  * iceberg-core test jar; the same wiring as {@code RESTCatalogServer} of
  * {@code iceberg-open-api:test-fixtures}, minus its Hadoop {@code Configuration}) on Jetty 11,
  * backed by a {@link JdbcCatalog} in a SQLite file. The server writes table metadata through
- * {@link LocalFileIo}: its warehouse is {@code local:///<prefix>}, under the directory the Trino
- * servers use as {@code local.location}.
+ * {@link FileUriIo} at the standard {@code file:} URIs of its warehouse, which qbeast opens as
+ * they are.
  */
 public final class IcebergRestCatalogServer
         implements AutoCloseable
@@ -37,19 +37,19 @@ public final class IcebergRestCatalogServer
     }
 
     /**
-     * @param localRoot the directory {@code local:///} stands for (the Trino servers' {@code local.location})
-     * @param warehouse the server's warehouse, e.g. {@code local:///rest}
+     * Starts the server on a free loopback port.
+     *
+     * @param warehouse the server's warehouse, e.g. {@code file:///tmp/work/rest}
      * @param catalogDatabase the SQLite file of the backing JDBC catalog
      */
-    public static IcebergRestCatalogServer start(Path localRoot, String warehouse, Path catalogDatabase)
+    public static IcebergRestCatalogServer start(String warehouse, Path catalogDatabase)
             throws Exception
     {
         Map<String, String> properties = new HashMap<>();
         properties.put(CatalogProperties.URI, "jdbc:sqlite:" + catalogDatabase.toAbsolutePath());
         properties.put("jdbc.schema-version", "V1");
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
-        properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIo.class.getName());
-        properties.put(LocalFileIo.ROOT_PROPERTY, localRoot.toAbsolutePath().toString());
+        properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
         JdbcCatalog catalog = new JdbcCatalog();
         catalog.initialize("rest_backend", properties);
 

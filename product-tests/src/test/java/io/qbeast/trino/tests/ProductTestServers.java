@@ -27,7 +27,11 @@ public final class ProductTestServers
         return qbeast;
     }
 
-    /** Stock Iceberg connector properties on the same JDBC catalog, with the local warehouse. */
+    /**
+     * Stock Iceberg connector properties on the same JDBC catalog, with the local warehouse. Trino
+     * resolves {@code file:} URIs under {@code local.location}: {@code /} makes them the absolute
+     * paths qbeast writes.
+     */
     public static Map<String, String> icebergCatalogOn(PostgresServer postgres, String catalogName, Path warehouse)
     {
         Map<String, String> iceberg = new LinkedHashMap<>();
@@ -38,9 +42,9 @@ public final class ProductTestServers
         iceberg.put("iceberg.jdbc-catalog.connection-user", postgres.user());
         iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
         iceberg.put("iceberg.jdbc-catalog.catalog-name", catalogName);
-        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "local:///");
+        iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "file://" + warehouse.toAbsolutePath());
         iceberg.put("fs.native-local.enabled", "true");
-        iceberg.put("local.location", warehouse.toAbsolutePath().toString());
+        iceberg.put("local.location", "/");
         return iceberg;
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -82,8 +83,8 @@ public class TestPostgresCatalog
         assertThat(postgres.psql("SELECT catalog_name || '/' || table_namespace || '/' || table_name FROM iceberg_tables ORDER BY 1"))
                 .contains(SHARED_CATALOG_NAME + "/pg/orders");
         String metadataLocation = postgres.psql("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'pg' AND table_name = 'orders'");
-        assertThat(metadataLocation).startsWith("local:///").endsWith(".metadata.json");
-        assertThat(warehouse.resolve(metadataLocation.substring("local:///".length()))).isRegularFile();
+        assertThat(metadataLocation).startsWith("file://" + warehouse.toAbsolutePath() + "/").endsWith(".metadata.json");
+        assertThat(Path.of(URI.create(metadataLocation))).isRegularFile();
         // and the data files in the local warehouse
         assertThat(parquetFiles(warehouse)).isNotEmpty();
 
@@ -176,9 +177,9 @@ public class TestPostgresCatalog
         properties.put(CatalogProperties.URI, postgres.jdbcUrl());
         properties.put("jdbc.user", postgres.user());
         properties.put("jdbc.password", postgres.password());
-        properties.put(CatalogProperties.WAREHOUSE_LOCATION, "local:///");
-        properties.put(CatalogProperties.FILE_IO_IMPL, LocalFileIo.class.getName());
-        properties.put(LocalFileIo.ROOT_PROPERTY, warehouse.toAbsolutePath().toString());
+        properties.put(CatalogProperties.WAREHOUSE_LOCATION, "file://" + warehouse.toAbsolutePath());
+        // the table's file: URIs opened as they are
+        properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
         Map<String, Long> icebergRows = new HashMap<>();
         long files;
         try (JdbcCatalog catalog = new JdbcCatalog()) {

@@ -73,7 +73,9 @@ public class TestQuickstart
         assertThat(workDir.resolve("warehouse")).isDirectory();
         assertThat(ProductTestEnvironment.readProperties(workDir.resolve("etc/catalog/qbeast.properties")))
                 .containsEntry("connector.name", "qbeast")
-                .containsEntry("local.location", workDir.resolve("warehouse").toString());
+                .containsEntry("local.location", workDir.resolve("warehouse").toString())
+                // new tables get standard file: URIs, which any Iceberg engine opens
+                .containsEntry("qbeast.warehouse", "file://" + workDir.resolve("warehouse"));
         assertThat(ProductTestEnvironment.readProperties(workDir.resolve("etc/config.properties")))
                 .containsEntry("http-server.http.port", String.valueOf(port))
                 .containsEntry("discovery.uri", "http://localhost:" + port);

@@ -599,7 +599,8 @@ public final class TrinoServer
 
         /**
          * Adds the packaged qbeast plugin and the catalog {@code qbeast}: the repository's
-         * etc/catalog/qbeast.properties with {@code local.location} set to {@code warehouse}.
+         * etc/catalog/qbeast.properties with {@code local.location} set to {@code warehouse} and
+         * {@code qbeast.warehouse} to its {@code file:} URI, as {@code bin/trino-qbeast} sets them.
          */
         public Builder withQbeast(Path warehouse)
         {
@@ -617,6 +618,7 @@ public final class TrinoServer
             withQbeastPlugin();
             Map<String, String> catalog = new LinkedHashMap<>(ProductTestEnvironment.repoCatalog("qbeast"));
             catalog.put("local.location", warehouse.toAbsolutePath().toString());
+            catalog.put("qbeast.warehouse", "file://" + warehouse.toAbsolutePath());
             catalog.putAll(overrides);
             return withCatalog(catalogName, catalog);
         }

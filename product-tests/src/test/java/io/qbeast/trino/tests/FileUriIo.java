@@ -4,49 +4,38 @@ import org.apache.iceberg.Files;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SeekableInputStream;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * An Iceberg {@link FileIO} over the local file system for {@code local:///} locations, the way
- * Trino's local file system sees them: {@code local:///a/b} is {@code <local.root>/a/b}. The REST
- * catalog server of the tests writes table metadata with it where the Trino servers (with
- * {@code local.location = <local.root>}) read it.
+ * An Iceberg {@link FileIO} for standard {@code file:} URIs: {@code file:///a/b} is the file
+ * {@code /a/b} ({@link Path#of(URI)}), read and written by Iceberg's own local files
+ * ({@link Files#localInput}, {@link Files#localOutput}). No location is translated: this is what
+ * Iceberg's {@code HadoopFileIO} does for {@code file:}, which cannot run in the test JVM: Hadoop's
+ * {@code UserGroupInformation} calls {@code Subject.getSubject}, unsupported on Java 25.
  */
-public class LocalFileIo
+public class FileUriIo
         implements FileIO
 {
-    public static final String ROOT_PROPERTY = "local.root";
-    private static final String SCHEME = "local:///";
-
-    private Path root;
-
-    public LocalFileIo() {}
+    public FileUriIo() {}
 
     @Override
-    public void initialize(Map<String, String> properties)
-    {
-        String value = properties.get(ROOT_PROPERTY);
-        if (value == null) {
-            throw new IllegalArgumentException("missing catalog property " + ROOT_PROPERTY);
-        }
-        root = Path.of(value).toAbsolutePath().normalize();
-    }
+    public void initialize(Map<String, String> properties) {}
 
-    private File file(String location)
+    private static File file(String location)
     {
-        if (!location.startsWith(SCHEME)) {
-            throw new IllegalArgumentException("not a local:/// location: " + location);
+        URI uri = URI.create(location);
+        if (!"file".equals(uri.getScheme())) {
+            throw new IllegalArgumentException("not a file: URI: " + location);
         }
-        Path path = root.resolve(location.substring(SCHEME.length())).normalize();
-        if (!path.startsWith(root)) {
-            throw new IllegalArgumentException("outside " + root + ": " + location);
-        }
-        return path.toFile();
+        return Path.of(uri).toFile();
     }
 
     @Override
@@ -59,16 +48,17 @@ public class LocalFileIo
     public OutputFile newOutputFile(String location)
     {
         OutputFile output = Files.localOutput(file(location));
+        // the location as given (Iceberg's local file would report a bare path, which the catalog records)
         return new OutputFile()
         {
             @Override
-            public org.apache.iceberg.io.PositionOutputStream create()
+            public PositionOutputStream create()
             {
                 return output.create();
             }
 
             @Override
-            public org.apache.iceberg.io.PositionOutputStream createOrOverwrite()
+            public PositionOutputStream createOrOverwrite()
             {
                 return output.createOrOverwrite();
             }
@@ -98,12 +88,6 @@ public class LocalFileIo
         }
     }
 
-    @Override
-    public Map<String, String> properties()
-    {
-        return Map.of(ROOT_PROPERTY, root.toString());
-    }
-
     private record LocatedInputFile(String location, InputFile delegate)
             implements InputFile
     {
@@ -114,7 +98,7 @@ public class LocalFileIo
         }
 
         @Override
-        public org.apache.iceberg.io.SeekableInputStream newStream()
+        public SeekableInputStream newStream()
         {
             return delegate.newStream();
         }
