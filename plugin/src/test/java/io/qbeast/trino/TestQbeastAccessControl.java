@@ -50,6 +50,9 @@ class TestQbeastAccessControl
             "DROP SCHEMA %1$s.%2$s_empty",
             "ALTER TABLE %1$s.%2$s.guarded EXECUTE optimize(mode => 'all')",
             "CALL %1$s.system.optimize(schema_name => '%2$s', table_name => 'guarded', mode => 'all')",
+            "ALTER TABLE %1$s.%2$s.guarded EXECUTE expire_snapshots(retention_threshold => '7d')",
+            "ALTER TABLE %1$s.%2$s.guarded EXECUTE remove_orphan_files(retention_threshold => '7d')",
+            "ALTER TABLE %1$s.%2$s.guarded EXECUTE optimize_manifests",
             "CALL %1$s.system.convert_table(schema_name => '%2$s', table_name => 'plain', indexed_columns => ARRAY['x'])");
 
     private QbeastQueryRunner.Builder builder;
