@@ -155,6 +155,16 @@ public class TestQbeastConnectorTest
         return Optional.of(dataMappingTestSetup);
     }
 
+    @Override
+    protected Optional<DataMappingTestSetup> filterCaseSensitiveDataMappingTestData(DataMappingTestSetup dataMappingTestSetup)
+    {
+        if (dataMappingTestSetup.getTrinoTypeName().startsWith("char(")) {
+            // char(1) is refused like every char(n); the varchar(1) cases still run
+            return Optional.of(dataMappingTestSetup.asUnsupported());
+        }
+        return Optional.of(dataMappingTestSetup);
+    }
+
     @Test
     @Override
     public void testCharVarcharComparison()
