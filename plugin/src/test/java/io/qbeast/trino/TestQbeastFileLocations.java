@@ -4,6 +4,13 @@ import com.google.common.collect.HashMultiset;
 import com.google.common.collect.Multiset;
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
+import io.qbeast.trino.catalog.QbeastFileSystemFactory;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.filesystem.manager.FileSystemConfig;
+import io.trino.spi.security.ConnectorIdentity;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
@@ -11,6 +18,9 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -49,7 +59,8 @@ class TestQbeastFileLocations
                     "local.location", localRoot.toString(),
                     "qbeast.warehouse", fileWarehouse,
                     // the Iceberg catalog's name in the SQLite file: the one the tables were created in
-                    "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG));
+                    "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG,
+                    "qbeast.remove-orphan-files.min-retention", "0s"));
             assertThat(rows(runner, "SELECT * FROM moved.tpch.old_nation")).isEqualTo(HashMultiset.create(nation));
             runner.execute("INSERT INTO moved.tpch.old_nation SELECT * FROM tpch.tiny.nation");
             Multiset<MaterializedRow> twice = HashMultiset.create(nation);
@@ -62,10 +73,53 @@ class TestQbeastFileLocations
             assertThat(rows(runner, "SELECT * FROM moved.tpch.new_nation")).isEqualTo(HashMultiset.create(nation));
             // file:///<absolute warehouse>/..., on disk at that absolute path (not under local.location)
             assertFilesUnder(runner, "moved.tpch.new_nation", fileWarehouse + "/tpch/new_nation-", localRoot, warehouse.resolve("tpch"));
+
+            // a file a failed write left in a file: table is found and deleted by remove_orphan_files
+            List<Path> tableFiles = dataFiles(runner, "moved.tpch.new_nation");
+            Path orphan = tableFiles.getFirst().resolveSibling("20200101_000000_00000_orphan-0.parquet");
+            Files.write(orphan, new byte[] {1, 2, 3});
+            Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+            runner.execute("ALTER TABLE moved.tpch.new_nation EXECUTE remove_orphan_files(retention_threshold => '0s')");
+            assertThat(orphan).doesNotExist();
+            assertThat(tableFiles).allSatisfy(file -> assertThat(file).isRegularFile());
+            assertThat(rows(runner, "SELECT * FROM moved.tpch.new_nation")).isEqualTo(HashMultiset.create(nation));
         }
         finally {
             MoreFiles.deleteRecursively(root, RecursiveDeleteOption.ALLOW_INSECURE);
         }
+    }
+
+    @Test
+    void testFileSystemListsFileUrisThatItCanDelete()
+            throws Exception
+    {
+        Path root = Files.createTempDirectory("qbeast-file-uris").toRealPath();
+        try {
+            Path file = Files.createDirectories(root.resolve("data")).resolve("a.parquet");
+            Files.write(file, new byte[] {1});
+            FileSystemConfig config = new FileSystemConfig().setNativeLocalEnabled(true);
+            TrinoFileSystem fileSystem = new QbeastFileSystemFactory(new LocalFileSystemFactory(root), config)
+                    .create(ConnectorIdentity.ofUser("test"));
+            FileIterator listed = fileSystem.listFiles(Location.of("file://" + root));
+            assertThat(listed.hasNext()).isTrue();
+            Location location = listed.next().location();
+            assertThat(listed.hasNext()).isFalse();
+            // the name a listing gives is the one the table's metadata would hold, and deletes the file
+            assertThat(location).isEqualTo(Location.of("file://" + file));
+            fileSystem.deleteFiles(List.of(location));
+            assertThat(file).doesNotExist();
+        }
+        finally {
+            MoreFiles.deleteRecursively(root, RecursiveDeleteOption.ALLOW_INSECURE);
+        }
+    }
+
+    /** The data files of {@code table} on disk (a {@code file:} table). */
+    private static List<Path> dataFiles(QueryRunner runner, String table)
+    {
+        return runner.execute("SELECT path FROM " + filesTable(table)).getOnlyColumn()
+                .map(path -> Path.of(URI.create((String) path)))
+                .toList();
     }
 
     private static Multiset<MaterializedRow> rows(QueryRunner runner, String sql)
@@ -80,8 +134,7 @@ class TestQbeastFileLocations
      */
     private static void assertFilesUnder(QueryRunner runner, String table, String prefix, Path localRoot, Path directory)
     {
-        String files = table.substring(0, table.lastIndexOf('.') + 1) + "\"" + table.substring(table.lastIndexOf('.') + 1) + "$files\"";
-        List<String> paths = runner.execute("SELECT path FROM " + files).getOnlyColumn()
+        List<String> paths = runner.execute("SELECT path FROM " + filesTable(table)).getOnlyColumn()
                 .map(String.class::cast)
                 .toList();
         assertThat(paths).isNotEmpty().allSatisfy(path -> assertThat(path).startsWith(prefix));
@@ -91,5 +144,12 @@ class TestQbeastFileLocations
                     : Path.of(URI.create(path));
             assertThat(file).isRegularFile().startsWith(directory);
         }
+    }
+
+    /** {@code catalog.schema."name$files"} of {@code catalog.schema.name}. */
+    private static String filesTable(String table)
+    {
+        int dot = table.lastIndexOf('.');
+        return table.substring(0, dot + 1) + "\"" + table.substring(dot + 1) + "$files\"";
     }
 }

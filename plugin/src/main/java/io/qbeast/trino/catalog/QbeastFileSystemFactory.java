@@ -4,13 +4,11 @@ import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.filesystem.manager.FileSystemConfig;
 import io.trino.filesystem.switching.SwitchingFileSystemFactory;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.security.ConnectorIdentity;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -24,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  * keeps the locations qbeast writes into Iceberg metadata readable by any engine, whatever
  * {@code local.location} is, while {@code local:} locations (tables written by earlier versions)
  * stay under {@code local.location}. Like Trino's, local files are served only with
- * {@code fs.native-local.enabled=true}.
+ * {@code fs.native-local.enabled=true}. {@link AbsoluteLocalFileSystem} serves {@code file:}.
  */
 public class QbeastFileSystemFactory
         implements TrinoFileSystemFactory
@@ -39,7 +37,7 @@ public class QbeastFileSystemFactory
     {
         requireNonNull(trinoFileSystems, "trinoFileSystems is null");
         Optional<TrinoFileSystemFactory> absoluteFiles = config.isNativeLocalEnabled()
-                ? Optional.of(new LocalFileSystemFactory(Path.of("/")))
+                ? Optional.of(_ -> new AbsoluteLocalFileSystem())
                 : Optional.empty();
         this.fileSystems = new SwitchingFileSystemFactory(location -> isFileUri(location)
                 ? absoluteFiles.orElse(trinoFileSystems)
