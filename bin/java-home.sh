@@ -1,4 +1,4 @@
-# Sourced by the project's scripts: points JAVA_HOME at a JDK >= 24 (Trino 476 needs it).
+# Sourced by the project's scripts: points JAVA_HOME at a JDK >= 24 (Trino needs it).
 java_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
 if [ -z "${JAVA_HOME:-}" ] || [ ! -x "$JAVA_HOME/bin/java" ] || [ "$(java_major "$JAVA_HOME")" -lt 24 ] 2>/dev/null; then
     JAVA_HOME=""
@@ -9,7 +9,7 @@ if [ -z "${JAVA_HOME:-}" ] || [ ! -x "$JAVA_HOME/bin/java" ] || [ "$(java_major 
         fi
     done
     if [ -z "$JAVA_HOME" ]; then
-        echo "qbeast: a JDK 24 or newer is required (Trino 476); set JAVA_HOME" >&2
+        echo "qbeast: a JDK 24 or newer is required (Trino); set JAVA_HOME" >&2
         exit 1
     fi
 fi

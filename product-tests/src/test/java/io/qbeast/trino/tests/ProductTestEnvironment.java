@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -24,8 +26,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * Where the pieces of a real Trino installation are: the repository (its {@code etc/} and
- * {@code bin/}), the Trino distribution unpacked by Maven in {@code generate-test-resources},
- * and the packaged qbeast plugin. All paths come from system properties set by the
+ * {@code bin/}), the Trino server distribution assembled from Maven artifacts by the
+ * {@code trino-dist} modules ({@code trino-dist/target/trino-server-V}), the Trino CLI, and the
+ * packaged qbeast plugin. All paths come from system properties set by the
  * product-tests POM, with defaults that work when a test is run from an IDE after one Maven build.
  */
 public final class ProductTestEnvironment
@@ -36,9 +39,34 @@ public final class ProductTestEnvironment
 
     private ProductTestEnvironment() {}
 
+    /** The Trino version of the server: the root POM's {@code dep.trino.version}. */
     public static String trinoVersion()
     {
-        return System.getProperty("qbeast.trino.version", "476");
+        String version = System.getProperty("qbeast.trino.version");
+        return version != null ? version : rootPomProperty("dep.trino.version");
+    }
+
+    /** The Trino CLI's version: the root POM's {@code dep.trino-cli.version} (trino-cli is not published after 476). */
+    public static String trinoCliVersion()
+    {
+        String version = System.getProperty("qbeast.trino.cli.version");
+        return version != null ? version : rootPomProperty("dep.trino-cli.version");
+    }
+
+    // for runs outside Maven (an IDE): the property's literal value in the repository's pom.xml
+    private static String rootPomProperty(String name)
+    {
+        Path pom = repoRoot().resolve("pom.xml");
+        try {
+            Matcher matcher = Pattern.compile("<" + Pattern.quote(name) + ">\\s*([^<\\s]+)\\s*</").matcher(Files.readString(pom, UTF_8));
+            if (!matcher.find()) {
+                throw new IllegalStateException("no <%s> in %s".formatted(name, pom));
+            }
+            return matcher.group(1);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The repository root: {@code etc/}, {@code bin/trino-qbeast}, {@code plugin/}. */
@@ -111,30 +139,44 @@ public final class ProductTestEnvironment
         }
     }
 
-    /** The unpacked trino-server-core distribution (bin/, lib/, plugin/). */
+    /**
+     * The Trino server distribution assembled by the trino-dist modules: {@code lib/} (trino-main, its
+     * runtime dependencies and {@link #TRINO_SERVER_MAIN_CLASS}), {@code plugin/tpch}, {@code plugin/iceberg}.
+     */
     public static Path trinoServer()
     {
-        return existing("qbeast.trino.server", target().resolve("trino/trino-server-core-" + trinoVersion()),
-                "the Trino server distribution");
+        return existing("qbeast.trino.server", distribution(),
+                "the Trino server distribution (built by the trino-dist modules)");
     }
 
     public static Path tpchPlugin()
     {
-        return existing("qbeast.trino.plugin.tpch", target().resolve("trino/trino-tpch-" + trinoVersion()),
+        return existing("qbeast.trino.plugin.tpch", distribution().resolve("plugin/tpch"),
                 "the tpch plugin");
     }
 
     /** Trino's own Iceberg connector, for interoperability tests. */
     public static Path icebergPlugin()
     {
-        return existing("qbeast.trino.plugin.iceberg", target().resolve("trino/trino-iceberg-" + trinoVersion()),
+        return existing("qbeast.trino.plugin.iceberg", distribution().resolve("plugin/iceberg"),
                 "the Trino Iceberg plugin");
     }
 
     public static Path trinoCliJar()
     {
-        return existing("qbeast.trino.cli", target().resolve("trino/trino-cli-" + trinoVersion() + "-executable.jar"),
+        return existing("qbeast.trino.cli", target().resolve("trino/trino-cli-" + trinoCliVersion() + "-executable.jar"),
                 "the Trino CLI");
+    }
+
+    /**
+     * The main class of a Trino node in the assembled distribution: it replaces
+     * {@code io.trino.server.TrinoServer}, whose artifact (trino-server-main) is not published after 476.
+     */
+    public static final String TRINO_SERVER_MAIN_CLASS = "io.qbeast.trino.server.TrinoServerMain";
+
+    private static Path distribution()
+    {
+        return repoRoot().resolve("trino-dist/target/trino-server-" + trinoVersion());
     }
 
     public static Path qbeastPluginZip()

@@ -6,7 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Runs the Trino CLI executable jar ({@code io.trino:trino-cli:476:jar:executable}) as a separate process. */
+/**
+ * Runs the Trino CLI executable jar as a separate process: {@code io.trino:trino-cli:476:jar:executable}
+ * ({@code dep.trino-cli.version}), the last one published to Maven Central; it speaks the client
+ * protocol of later servers too.
+ */
 public final class TrinoCli
 {
     private TrinoCli() {}

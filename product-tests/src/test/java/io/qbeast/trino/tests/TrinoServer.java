@@ -34,9 +34,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A real Trino cluster for product tests: one coordinator and any number of workers, each its
- * own JVM started from the unpacked {@code trino-server-core} distribution with
- * {@code java -cp lib/* io.trino.server.TrinoServer}, the same command {@code bin/launcher}
- * builds. Every node gets a directory with {@code etc/} (config, node, log and catalog files
+ * own JVM started from the distribution the trino-dist modules assemble from Maven artifacts with
+ * {@code java -cp lib/* io.qbeast.trino.server.TrinoServerMain}, the command Trino's
+ * {@code bin/launcher} builds, with our main class in place of {@code io.trino.server.TrinoServer}
+ * (trino-server-main is not published after 476). Every node gets a directory with {@code etc/} (config, node, log and catalog files
  * written from the builder's maps), its data directory and a {@code server.log} holding the
  * process's stdout and stderr. The JVM options are the repository's {@code etc/jvm.config} with
  * the heap replaced by {@link Builder#withHeap}.
@@ -510,7 +511,7 @@ public final class TrinoServer
                     }
                 }
 
-                // the command bin/launcher builds: java <jvm.config> -cp lib/* <node.properties as -D> -Dconfig=... TrinoServer
+                // the command bin/launcher builds: java <jvm.config> -cp lib/* <node.properties as -D> -Dconfig=... <main class>
                 List<String> command = new ArrayList<>();
                 command.add(ProductTestEnvironment.javaExecutable().toString());
                 command.addAll(jvm);
@@ -519,7 +520,7 @@ public final class TrinoServer
                 node.forEach((key, value) -> command.add("-D" + key + "=" + value));
                 command.add("-Dconfig=" + etc.resolve("config.properties"));
                 command.add("-Dlog.levels-file=" + etc.resolve("log.properties"));
-                command.add("io.trino.server.TrinoServer");
+                command.add(ProductTestEnvironment.TRINO_SERVER_MAIN_CLASS);
 
                 ProcessBuilder builder = new ProcessBuilder(command)
                         .directory(directory.toFile())
