@@ -36,7 +36,9 @@ import static com.google.common.base.Preconditions.checkState;
 import static io.airlift.slice.SizeOf.instanceSize;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_WRITER_ERROR;
+import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -76,6 +78,11 @@ public final class QbeastParquetFileWriter
     private final long maxRowGroupBytes;
     private final CompressionCodec codec;
     private final String createdBy;
+    // schema position of _qbeast_weight when the caller asked for the weight-ordered mark, else -1
+    private final int weightChannel;
+    // the weights appended so far are all non-null and non-decreasing (checked only with weightChannel >= 0)
+    private boolean weightsAscending = true;
+    private int lastWeight = Integer.MIN_VALUE;
     private final FloatingPointStatistics floatingPointStatistics;
     private final List<RowGroup> rowGroups = new ArrayList<>();
     private FileMetaData template;
@@ -103,8 +110,10 @@ public final class QbeastParquetFileWriter
     }
 
     /**
-     * @param weightOrdered the caller appends rows in ascending {@code _qbeast_weight}; recorded in
-     * the footer's {@code created_by}, so readers may stop at the first weight past a sample's bound
+     * @param weightOrdered mark the file weight-ordered in the footer's {@code created_by} if its
+     * rows are in ascending {@code _qbeast_weight}, so readers may stop at the first weight past a
+     * sample's bound. The writer checks the order of the rows appended (every weight non-null, none
+     * below the one before, across row groups); a file whose rows are not in that order is not marked
      */
     @SuppressWarnings("deprecation") // MetricsConfig.fromProperties: the sink has the properties, not the Table
     public QbeastParquetFileWriter(
@@ -131,6 +140,7 @@ public final class QbeastParquetFileWriter
         this.floatingPointStatistics = new FloatingPointStatistics(schema, columnTypes);
         this.codec = codec;
         this.createdBy = weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION;
+        this.weightChannel = weightOrdered ? weightChannel(schema, columnTypes) : -1;
         this.maxRowGroupBytes = options.getMaxRowGroupSize();
         this.rowGroupOptions = ParquetWriterOptions.builder()
                 .setMaxBlockSize(UNBOUNDED_ROW_GROUP)
@@ -147,6 +157,40 @@ public final class QbeastParquetFileWriter
         catch (IOException | UncheckedIOException e) {
             throw new TrinoException(QBEAST_FILESYSTEM_ERROR, "Error creating Parquet file " + location, e);
         }
+    }
+
+    // the file's rows stay in ascending weight only while every weight is present and none decreases
+    private void checkWeightOrder(Block weights)
+    {
+        for (int position = 0; position < weights.getPositionCount(); position++) {
+            if (weights.isNull(position)) {
+                weightsAscending = false;
+                return;
+            }
+            int weight = INTEGER.getInt(weights, position);
+            if (weight < lastWeight) {
+                weightsAscending = false;
+                return;
+            }
+            lastWeight = weight;
+        }
+    }
+
+    private static int weightChannel(Schema schema, List<Type> columnTypes)
+    {
+        List<org.apache.iceberg.types.Types.NestedField> columns = schema.columns();
+        for (int channel = 0; channel < columns.size(); channel++) {
+            if (columns.get(channel).name().equals(WEIGHT_COLUMN) && columnTypes.get(channel).equals(INTEGER)) {
+                return channel;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the file will be marked weight-ordered if committed now. */
+    public boolean isWeightOrdered()
+    {
+        return weightChannel >= 0 && weightsAscending;
     }
 
     /**
@@ -172,6 +216,9 @@ public final class QbeastParquetFileWriter
         checkState(!finished, "writer is already committed or rolled back");
         checkArgument(page.getChannelCount() == columnCount, "page has %s channels, expected %s", page.getChannelCount(), columnCount);
         floatingPointStatistics.add(page);
+        if (weightChannel >= 0 && weightsAscending) {
+            checkWeightOrder(page.getBlock(weightChannel));
+        }
         try {
             if (rowGroupWriter == null) {
                 rowGroupBuffer = new DynamicSliceOutput(64 * 1024);
@@ -288,6 +335,10 @@ public final class QbeastParquetFileWriter
             finishRowGroup();
         }
         FileMetaData footer = template.deepCopy();
+        if (createdBy.equals(WEIGHT_ORDERED_WRITER_VERSION) && !isWeightOrdered()) {
+            // asked for the mark, but the rows turned out not to be in ascending weight
+            footer.setCreated_by(template.getCreated_by().replace(" " + WEIGHT_ORDERED_WRITER_VERSION + " ", " " + WRITER_VERSION + " "));
+        }
         footer.setRow_groups(new ArrayList<>(rowGroups));
         footer.setNum_rows(rowGroups.stream().mapToLong(RowGroup::getNum_rows).sum());
         DynamicSliceOutput serialized = new DynamicSliceOutput(16 * 1024);

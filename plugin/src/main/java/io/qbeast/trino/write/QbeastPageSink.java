@@ -612,7 +612,9 @@ public class QbeastPageSink
         // <query>-<writer>-<n>.parquet: the files of one writer show in a listing
         Location location = dataLocation.appendPath("%s-%s-%d.parquet".formatted(queryId, writerId, createdFiles.size()));
         createdFiles.add(location);
-        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties(), false);
+        // marked weight-ordered when its rows end up in ascending weight (a file of one pack, or of
+        // weight slices whose weights ascend): a sample then stops reading it at its bound
+        QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties(), true);
         openWriter = writer;
         return new OpenFile(writer, revisionId);
     }
@@ -627,8 +629,8 @@ public class QbeastPageSink
         writtenFiles.add(new CommitTaskData(written, newRevisionJson, file.cubes.cardinality()));
         completedBytes += written.fileSizeInBytes();
         stats.recordFile(written.recordCount());
-        log.debug("Table %s: wrote %s with %s rows of cubes %s..%s in %s row groups", handle.schemaTableName(), written.path(), written.recordCount(),
-                cubes.get(file.cubes.nextSetBit(0)), cubes.get(file.cubes.length() - 1), file.writer.rowGroupCount());
+        log.debug("Table %s: wrote %s with %s rows of cubes %s..%s in %s row groups (weight-ordered: %s)", handle.schemaTableName(), written.path(), written.recordCount(),
+                cubes.get(file.cubes.nextSetBit(0)), cubes.get(file.cubes.length() - 1), file.writer.rowGroupCount(), file.writer.isWeightOrdered());
     }
 
     private void recordMemory(long extraBytes)

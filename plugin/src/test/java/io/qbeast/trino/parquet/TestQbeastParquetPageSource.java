@@ -216,6 +216,34 @@ final class TestQbeastParquetPageSource
     }
 
     @Test
+    void testWriterMarksOnlyRowsThatAreInWeightOrder()
+    {
+        // the page sink asks every file for the mark; the writer gives it only when the rows it got
+        // are in ascending weight, across row groups too
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        List<List<Object>> ordered = weightOrderedRows(2000, 7);
+        write(fileSystem, Location.of("local:///ascending.parquet"), schema, SIMPLE_TYPES, ordered, smallRowGroups(), ImmutableMap.of(), true);
+        assertThat(rowGroupRowCounts(directory.resolve("ascending.parquet"))).hasSizeGreaterThan(1);
+        assertThat(QbeastParquetFileWriter.isWeightOrdered(Optional.of(readFooter(directory.resolve("ascending.parquet")).getCreated_by()))).isTrue();
+
+        List<List<Object>> shuffled = new ArrayList<>(ordered);
+        java.util.Collections.shuffle(shuffled, new Random(7));
+        WrittenFile file = write(fileSystem, Location.of("local:///shuffled-marked.parquet"), schema, SIMPLE_TYPES, shuffled, WRITER_OPTIONS, ImmutableMap.of(), true);
+        String createdBy = readFooter(directory.resolve("shuffled-marked.parquet")).getCreated_by();
+        assertThat(QbeastParquetFileWriter.isWeightOrdered(Optional.of(createdBy))).isFalse();
+        assertThat(createdBy).isEqualTo("parquet-mr-trino version qbeast (build n/a)");
+        List<QbeastColumnHandle> all = handles(schema);
+        long bound = (long) ordered.get(100).get(3);
+        List<List<Object>> expected = shuffled.stream().filter(row -> (long) row.get(3) < bound).map(row -> project(row, 0)).toList();
+        // unmarked, the whole file is read and every row below the bound is found
+        List<QbeastColumnHandle> columns = ImmutableList.of(handle(all, "id"));
+        ConnectorPageSource reading = open(fileSystem, file, columns, Optional.of(schema), TupleDomain.all(), bound);
+        assertThat(readAll(reading, types(columns))).isEqualTo(expected);
+        assertThat(reading.getCompletedPositions()).hasValue(shuffled.size());
+    }
+
+    @Test
     void testWeightBoundWithinOneBatchSelectsPositions()
     {
         // one row group with weights in random order: the bound cannot prune, rows must be filtered one by one
