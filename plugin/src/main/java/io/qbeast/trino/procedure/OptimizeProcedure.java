@@ -141,7 +141,7 @@ public class OptimizeProcedure
         try {
             Collection<Slice> fragments = ImmutableList.of();
             if (!handle.files().isEmpty()) {
-                sink = pageSinkProvider.createPageSink(null, session, handle, null);
+                sink = pageSinkProvider.createPageSink(null, session, handle, Optional.empty(), null);
                 QbeastWritableTableHandle write = handle.write().orElseThrow();
                 TrinoFileSystem fileSystem = fileSystemFactory.create(session);
                 for (String file : handle.files()) {
