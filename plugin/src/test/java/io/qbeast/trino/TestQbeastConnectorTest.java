@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.sql.SqlFormatter.formatSql;
-import static io.trino.sql.analyzer.TypeSignatureTranslator.toTypeSignature;
+import static io.trino.sql.analyzer.TypeDescriptorTranslator.toTypeDescriptor;
 import static io.trino.testing.TestingNames.randomNameSuffix;
 import static java.util.Locale.ENGLISH;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -322,12 +322,6 @@ public class TestQbeastConnectorTest
     // ---- supplying indexed_columns to the suite's plain CREATE TABLE statements ----
 
     @Override
-    protected TestTable newTrinoTable(String namePrefix, String tableDefinition)
-    {
-        return newTrinoTable(namePrefix, tableDefinition, List.of());
-    }
-
-    @Override
     protected TestTable newTrinoTable(String namePrefix, String tableDefinition, List<String> rowsToInsert)
     {
         // TestTable runs "CREATE TABLE <name> <definition>": rewrite the definition with a placeholder name
@@ -444,7 +438,7 @@ public class TestQbeastConnectorTest
                 for (TableElement element : createTable.getElements()) {
                     Optional<String> indexed = Optional.empty();
                     if (element instanceof ColumnDefinition column) {
-                        Type type = getQueryRunner().getPlannerContext().getTypeManager().getType(toTypeSignature(column.getType()));
+                        Type type = getQueryRunner().getPlannerContext().getTypeManager().getType(toTypeDescriptor(column.getType()));
                         if (ValueEncoding.isIndexable(type)) {
                             indexed = Optional.of(column.getName().getOriginalParts().getLast().getValue());
                         }
