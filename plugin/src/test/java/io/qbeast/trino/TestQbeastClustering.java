@@ -376,7 +376,9 @@ class TestQbeastClustering
         // every region to exactly one writer, none split, and more than one writer
         assertThat(writerRegions.values().stream().mapToInt(Set::size).sum()).isEqualTo(cuts.regions());
         assertThat(writerRegions).hasSizeGreaterThan(1);
-        assertThat(singleRegionFiles).as("files of one region").isGreaterThanOrEqualTo(files / 2);
+        // no count of single-region files: which writer gets a region is the engine's bucket
+        // placement (runs gave 8 writers of 1-2 regions and 6 writers of 1-3), and a writer writes
+        // the regions it holds into one file while they fit (file cuts are by size only)
         // the cuts come from the first half's five files, and the second half follows its
         // distribution: no region more than twice an equal share (the last ones lie in the empty
         // top of the revision's bounds, which five files cannot show, so they get fewer)
