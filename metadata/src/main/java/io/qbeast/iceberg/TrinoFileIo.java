@@ -29,7 +29,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Iceberg {@link org.apache.iceberg.io.FileIO} over a Trino {@link TrinoFileSystem}: Iceberg
  * metadata, manifests and data files are read and written through the same file systems Trino
- * uses ({@code fs.native-local.enabled}, {@code fs.native-s3.enabled}, ...), so no Hadoop is
+ * uses ({@code fs.local.enabled}, {@code fs.native-s3.enabled}, ...), so no Hadoop is
  * needed. Built programmatically (through a catalog's {@code ioBuilder}); never loaded by class
  * name, so {@link #initialize(Map)} only records the properties.
  */

@@ -47,7 +47,7 @@ abstract class AbstractTestQbeastTables
     protected final void createSmallFilesCatalog(String name, String targetFileSize)
     {
         getDistributedQueryRunner().createCatalog(name, QbeastConnectorFactory.CONNECTOR_NAME, ImmutableMap.of(
-                "fs.native-local.enabled", "true",
+                "fs.local.enabled", "true",
                 "local.location", root.toString(),
                 "qbeast.warehouse", "local:///warehouse",
                 "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG,

@@ -61,7 +61,7 @@ abstract class AbstractTestQbeastWriterBudget
         // client; their rows must not count in the next test's statistics
         assertEventually(() -> assertThat(getDistributedQueryRunner().getServers().stream()
                 .flatMap(server -> server.getTaskManager().getAllTaskInfo().stream())
-                .allMatch(task -> task.taskStatus().getState().isDone()))
+                .allMatch(task -> task.taskStatus().state().isDone()))
                 .as("every task of earlier queries is done")
                 .isTrue());
         writerStats().forEach(QbeastWriterStats::reset);

@@ -113,7 +113,7 @@ public final class QbeastQueryRunner
                 queryRunner.createCatalog("tpch", "tpch", ImmutableMap.of());
 
                 Map<String, String> properties = new HashMap<>();
-                properties.put("fs.native-local.enabled", "true");
+                properties.put("fs.local.enabled", "true");
                 properties.put("local.location", root.toString());
                 properties.put("qbeast.warehouse", "local:///warehouse");
                 properties.putAll(connectorProperties);

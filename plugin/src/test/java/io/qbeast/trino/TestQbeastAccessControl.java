@@ -133,7 +133,7 @@ class TestQbeastAccessControl
     private void createCatalog(String name, Map<String, String> security)
     {
         getDistributedQueryRunner().createCatalog(name, QbeastConnectorFactory.CONNECTOR_NAME, ImmutableMap.<String, String>builder()
-                .put("fs.native-local.enabled", "true")
+                .put("fs.local.enabled", "true")
                 .put("local.location", builder.getRoot().toString())
                 .put("qbeast.warehouse", "local:///warehouse")
                 .put("qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG)

@@ -115,7 +115,7 @@ class TestQbeastConnectorFactory
     private Map<String, String> localCatalog(Map<String, String> extra)
     {
         return ImmutableMap.<String, String>builder()
-                .put("fs.native-local.enabled", "true")
+                .put("fs.local.enabled", "true")
                 .put("local.location", root.toString())
                 .put("qbeast.warehouse", "local:///warehouse")
                 .putAll(extra)

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.sql.SqlFormatter.formatSql;
-import static io.trino.sql.analyzer.TypeSignatureTranslator.toTypeSignature;
+import static io.trino.sql.analyzer.TypeDescriptorTranslator.toTypeDescriptor;
 import static io.trino.testing.TestingNames.randomNameSuffix;
 import static java.util.Locale.ENGLISH;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,7 +97,11 @@ public class TestQbeastConnectorTest
                     SUPPORTS_LIMIT_PUSHDOWN,
                     SUPPORTS_AGGREGATION_PUSHDOWN,
                     SUPPORTS_DEREFERENCE_PUSHDOWN,
-                    SUPPORTS_NATIVE_QUERY -> false;
+                    SUPPORTS_NATIVE_QUERY,
+                    // Trino 477+ parses column DEFAULT clauses; qbeast stores no default values
+                    SUPPORTS_DEFAULT_COLUMN_VALUE,
+                    SUPPORTS_SET_DEFAULT_COLUMN_VALUE,
+                    SUPPORTS_DROP_DEFAULT_COLUMN_VALUE -> false;
             default -> super.hasBehavior(connectorBehavior);
         };
     }
@@ -184,10 +188,10 @@ public class TestQbeastConnectorTest
     @Override
     public void testInsertForDefaultColumn()
     {
-        // BaseConnectorTest has no default for createTableWithDefaultColumns, and Trino 476 SQL does not parse
-        // column DEFAULT clauses: qbeast has no column default values
+        // BaseConnectorTest has no default for createTableWithDefaultColumns (a connector-specific
+        // table); qbeast has no column default values (SUPPORTS_DEFAULT_COLUMN_VALUE is false)
         assertThatThrownBy(super::testInsertForDefaultColumn).isInstanceOf(UnsupportedOperationException.class);
-        abort("column default values are not supported (no DEFAULT clause in Trino 476)");
+        abort("column default values are not supported");
     }
 
     @Override
@@ -322,12 +326,6 @@ public class TestQbeastConnectorTest
     // ---- supplying indexed_columns to the suite's plain CREATE TABLE statements ----
 
     @Override
-    protected TestTable newTrinoTable(String namePrefix, String tableDefinition)
-    {
-        return newTrinoTable(namePrefix, tableDefinition, List.of());
-    }
-
-    @Override
     protected TestTable newTrinoTable(String namePrefix, String tableDefinition, List<String> rowsToInsert)
     {
         // TestTable runs "CREATE TABLE <name> <definition>": rewrite the definition with a placeholder name
@@ -444,7 +442,7 @@ public class TestQbeastConnectorTest
                 for (TableElement element : createTable.getElements()) {
                     Optional<String> indexed = Optional.empty();
                     if (element instanceof ColumnDefinition column) {
-                        Type type = getQueryRunner().getPlannerContext().getTypeManager().getType(toTypeSignature(column.getType()));
+                        Type type = getQueryRunner().getPlannerContext().getTypeManager().getType(toTypeDescriptor(column.getType()));
                         if (ValueEncoding.isIndexable(type)) {
                             indexed = Optional.of(column.getName().getOriginalParts().getLast().getValue());
                         }

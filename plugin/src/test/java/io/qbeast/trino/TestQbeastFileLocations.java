@@ -55,7 +55,7 @@ class TestQbeastFileLocations
 
             // catalog moved: the same warehouse directory (and so the same SQLite catalog in it), named by a file: URI
             runner.createCatalog("moved", QbeastConnectorFactory.CONNECTOR_NAME, Map.of(
-                    "fs.native-local.enabled", "true",
+                    "fs.local.enabled", "true",
                     "local.location", localRoot.toString(),
                     "qbeast.warehouse", fileWarehouse,
                     // the Iceberg catalog's name in the SQLite file: the one the tables were created in
@@ -97,7 +97,7 @@ class TestQbeastFileLocations
         try {
             Path file = Files.createDirectories(root.resolve("data")).resolve("a.parquet");
             Files.write(file, new byte[] {1});
-            FileSystemConfig config = new FileSystemConfig().setNativeLocalEnabled(true);
+            FileSystemConfig config = new FileSystemConfig().setLocalEnabled(true);
             TrinoFileSystem fileSystem = new QbeastFileSystemFactory(new LocalFileSystemFactory(root), config)
                     .create(ConnectorIdentity.ofUser("test"));
             FileIterator listed = fileSystem.listFiles(Location.of("file://" + root));

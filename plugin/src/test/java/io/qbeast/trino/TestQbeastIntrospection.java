@@ -59,7 +59,7 @@ class TestQbeastIntrospection
         // orders_c is written through a second catalog on the same Iceberg catalog with small files,
         // so tpch tiny spans many files per writer as a large table does at the default size
         queryRunner.createCatalog("qbeast_small_files", QbeastConnectorFactory.CONNECTOR_NAME, ImmutableMap.of(
-                "fs.native-local.enabled", "true",
+                "fs.local.enabled", "true",
                 "local.location", root.toString(),
                 "qbeast.warehouse", "local:///warehouse",
                 "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG,

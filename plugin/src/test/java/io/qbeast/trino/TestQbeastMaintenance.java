@@ -187,7 +187,7 @@ class TestQbeastMaintenance
         String table = "maint_min_retention";
         createFromInserts(table, 2);
         getDistributedQueryRunner().createCatalog(STRICT_CATALOG, QbeastConnectorFactory.CONNECTOR_NAME, ImmutableMap.of(
-                "fs.native-local.enabled", "true",
+                "fs.local.enabled", "true",
                 "local.location", root().toString(),
                 "qbeast.warehouse", "local:///warehouse",
                 "qbeast.jdbc.catalog-name", QbeastQueryRunner.CATALOG));

@@ -29,7 +29,7 @@ import static io.qbeast.trino.tests.ProductTestServers.qbeastCatalogOn;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One real Trino 476 cluster (by default a single node: the machine has 2 cores; {@code workers}
+ * One real Trino cluster (the version of the root pom's dep.trino.version) (by default a single node: the machine has 2 cores; {@code workers}
  * more nodes on request, each its own JVM with the same heap) with the catalogs
  * {@code tpch}, {@code qbeast} (the packaged plugin), {@code qbeast_small} (the same plugin and
  * Iceberg catalog with tiny target files, to make many-file tables cheaply) and {@code iceberg}

@@ -14,7 +14,7 @@ import java.util.List;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * {@code benchmarks/run}: starts a real Trino 476 server (PostgreSQL Iceberg catalog shared by
+ * {@code benchmarks/run}: starts a real Trino server (PostgreSQL Iceberg catalog shared by
  * the qbeast plugin and Trino's stock Iceberg connector), runs the chosen suites and writes
  * {@code <output>/<date>-<suite>.md}, {@code .csv} and {@code .svg} charts, plus
  * {@code <date>-summary.md} with every suite's headline.

@@ -55,7 +55,7 @@ public record QueryMetrics(
             }
         }
         // split-source metrics are kept per stage (by plan node), not in the query's operator summaries
-        double files = filesScanned(info.path("outputStage"));
+        double files = filesScanned(info);
         return new QueryMetrics(
                 info.path("queryId").asText(),
                 millis(stats.path("totalCpuTime").asText()),
@@ -70,15 +70,37 @@ public record QueryMetrics(
                 rowGroups);
     }
 
-    /** The files qbeast's split sources kept in a stage and its sub-stages (Trino 476: {@code outputStage}, {@code subStages}). */
-    private static double filesScanned(JsonNode stage)
+    /**
+     * The files qbeast's split sources kept, over every stage of the query: Trino 483 lists the
+     * stages flat ({@code stages.stages}); Trino 476 nested them ({@code outputStage}, {@code subStages}).
+     */
+    static double filesScanned(JsonNode info)
+    {
+        JsonNode stages = info.path("stages").path("stages");
+        if (stages.isArray()) {
+            double files = 0;
+            for (JsonNode stage : stages) {
+                files += stageFilesScanned(stage);
+            }
+            return files;
+        }
+        return nestedFilesScanned(info.path("outputStage"));
+    }
+
+    private static double nestedFilesScanned(JsonNode stage)
+    {
+        double files = stageFilesScanned(stage);
+        for (JsonNode subStage : stage.path("subStages")) {
+            files += nestedFilesScanned(subStage);
+        }
+        return files;
+    }
+
+    private static double stageFilesScanned(JsonNode stage)
     {
         double files = 0;
         for (JsonNode metrics : stage.path("stageStats").path("splitSourceMetrics")) {
             files += count(metrics, FILES_SCANNED);
-        }
-        for (JsonNode subStage : stage.path("subStages")) {
-            files += filesScanned(subStage);
         }
         return files;
     }

@@ -22,6 +22,26 @@ import static org.assertj.core.api.Assertions.within;
 public class TestReportPieces
 {
     @Test
+    public void countsFilesScannedInEveryStage()
+            throws Exception
+    {
+        // Trino 483 lists the stages flat; 476 nested them under outputStage
+        String flat = """
+                {"stages": {"outputStageId": "q.0", "stages": [
+                  {"stageStats": {"splitSourceMetrics": {}}},
+                  {"stageStats": {"splitSourceMetrics": {"1": {"qbeast_files_scanned": {"total": 3}}}}},
+                  {"stageStats": {"splitSourceMetrics": {"7": {"qbeast_files_scanned": {"total": 2}}, "8": {"other": {"total": 9}}}}}]}}
+                """;
+        String nested = """
+                {"outputStage": {"stageStats": {"splitSourceMetrics": {}}, "subStages": [
+                  {"stageStats": {"splitSourceMetrics": {"1": {"qbeast_files_scanned": {"total": 3}}}}, "subStages": [
+                    {"stageStats": {"splitSourceMetrics": {"7": {"qbeast_files_scanned": {"total": 2}}}}}]}]}}
+                """;
+        assertThat(QueryMetrics.filesScanned(new ObjectMapper().readTree(flat))).isEqualTo(5);
+        assertThat(QueryMetrics.filesScanned(new ObjectMapper().readTree(nested))).isEqualTo(5);
+    }
+
+    @Test
     public void parsesQueryStatsJson()
             throws Exception
     {

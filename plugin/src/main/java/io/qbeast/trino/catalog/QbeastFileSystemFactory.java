@@ -22,7 +22,8 @@ import static java.util.Objects.requireNonNull;
  * keeps the locations qbeast writes into Iceberg metadata readable by any engine, whatever
  * {@code local.location} is, while {@code local:} locations (tables written by earlier versions)
  * stay under {@code local.location}. Like Trino's, local files are served only with
- * {@code fs.native-local.enabled=true}. {@link AbsoluteLocalFileSystem} serves {@code file:}.
+ * {@code fs.local.enabled=true} (before 483: {@code fs.native-local.enabled}, still accepted).
+ * {@link AbsoluteLocalFileSystem} serves {@code file:}.
  */
 public class QbeastFileSystemFactory
         implements TrinoFileSystemFactory
@@ -36,7 +37,7 @@ public class QbeastFileSystemFactory
     public QbeastFileSystemFactory(TrinoFileSystemFactory trinoFileSystems, FileSystemConfig config)
     {
         requireNonNull(trinoFileSystems, "trinoFileSystems is null");
-        Optional<TrinoFileSystemFactory> absoluteFiles = config.isNativeLocalEnabled()
+        Optional<TrinoFileSystemFactory> absoluteFiles = config.isLocalEnabled()
                 ? Optional.of(_ -> new AbsoluteLocalFileSystem())
                 : Optional.empty();
         this.fileSystems = new SwitchingFileSystemFactory(location -> isFileUri(location)

@@ -20,8 +20,8 @@ import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeDescriptor;
 import io.trino.spi.type.TypeManager;
-import io.trino.spi.type.TypeSignature;
 import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
@@ -71,7 +71,7 @@ public final class TypeConverter
                     .isOptional(column.isNullable())
                     .withName(column.getName())
                     .ofType(type)
-                    .withDoc(column.getComment())
+                    .withDoc(column.getComment().orElse(null))
                     .build());
         }
         AtomicInteger nextFieldId = new AtomicInteger(1);
@@ -167,9 +167,9 @@ public final class TypeConverter
             case MAP -> {
                 Types.MapType map = (Types.MapType) type;
                 // MapType needs type operators; the type manager owns them
-                yield typeManager.getType(TypeSignature.mapType(
-                        toTrinoType(map.keyType(), typeManager).getTypeSignature(),
-                        toTrinoType(map.valueType(), typeManager).getTypeSignature()));
+                yield typeManager.getType(TypeDescriptor.mapType(
+                        toTrinoType(map.keyType(), typeManager).getTypeDescriptor(),
+                        toTrinoType(map.valueType(), typeManager).getTypeDescriptor()));
             }
             default -> throw new TrinoException(NOT_SUPPORTED, "Iceberg type not supported: " + type);
         };

@@ -1,6 +1,7 @@
 package io.qbeast.trino.metadata;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
@@ -310,13 +311,17 @@ public class QbeastMetadata
         return Optional.of(executeHandle);
     }
 
-    /** The maintenance procedures ({@link TableMaintenance}), on the newest version of the table. */
+    /**
+     * The maintenance procedures ({@link TableMaintenance}), on the newest version of the table.
+     * They report no metrics, so the statement's result is empty.
+     */
     @Override
-    public void executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    public Map<String, Long> executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
     {
         QbeastMaintenanceHandle handle = (QbeastMaintenanceHandle) tableExecuteHandle;
         TableMaintenance.execute(handle, catalog.loadLatest(handle.schemaTableName()), fileSystem, session.getStart());
         catalog.forget(handle.schemaTableName());
+        return ImmutableMap.of();
     }
 
     @Override
@@ -336,11 +341,12 @@ public class QbeastMetadata
         return writes.beginOptimize(session, handle, (QbeastTableHandle) updatedSourceTableHandle);
     }
 
+    /** An optimize's commit; its report's counts are the statement's result ({@link OptimizeReport#metrics}). */
     @Override
-    public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitsInfo)
+    public Map<String, Long> finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitsInfo)
     {
         List<String> scanned = splitsInfo.stream().map(String.class::cast).distinct().collect(toImmutableList());
-        finishOptimize(session, (QbeastTableExecuteHandle) tableExecuteHandle, scanned, fragments);
+        return finishOptimize(session, (QbeastTableExecuteHandle) tableExecuteHandle, scanned, fragments).metrics();
     }
 
     /** Commits an optimize ({@link TableWrites#finishOptimize}); also the last step of {@code CALL system.optimize}. */

@@ -44,6 +44,22 @@ public record OptimizeReport(
                 tableBytes == 0 ? 0 : (double) bytesWritten / tableBytes);
     }
 
+    /**
+     * The counts, as {@code ALTER TABLE ... EXECUTE optimize} returns them (its statement result);
+     * named as the snapshot summary's keys, in the SQL style of Trino's own metric names.
+     */
+    public Map<String, Long> metrics()
+    {
+        return ImmutableMap.<String, Long>builder()
+                .put("files_read", filesRead)
+                .put("bytes_read", bytesRead)
+                .put("rows", rows)
+                .put("files_written", filesWritten)
+                .put("bytes_written", bytesWritten)
+                .put("cubes_written", cubesWritten)
+                .buildOrThrow();
+    }
+
     public Map<String, String> toSnapshotSummary()
     {
         return ImmutableMap.<String, String>builder()

@@ -88,13 +88,13 @@ final class FooterRowGroupFilter
                 continue;
             }
             // the page indexes and bloom filters only of row groups the statistics keep
-            Optional<ColumnIndexStore> columnIndex = TrinoColumnIndexStore.getColumnIndexStore(dataSource, block, descriptorsByPath, domain, options);
+            Optional<ColumnIndexStore> columnIndex = TrinoColumnIndexStore.getColumnIndexStore(dataSource, block, descriptorsByPath, domain, options, Optional.empty());
             if (!candidates.get().isEmpty()) {
                 TupleDomainParquetPredicate candidatePredicate = new TupleDomainParquetPredicate(domain, candidates.get(), UTC);
                 if (columnIndex.isPresent() && !candidatePredicate.matches(valueCounts, columnIndex.get(), dataSource.getId())) {
                     continue;
                 }
-                Optional<BloomFilterStore> bloomFilters = BloomFilterStore.getBloomFilterStore(dataSource, block, domain, options);
+                Optional<BloomFilterStore> bloomFilters = BloomFilterStore.getBloomFilterStore(dataSource, block, domain, options, Optional.empty());
                 if (bloomFilters.isPresent() && !candidatePredicate.matches(bloomFilters.get(), domainCompactionThreshold)) {
                     continue;
                 }

@@ -234,6 +234,8 @@ public final class QbeastPageSourceFactory
                     exception -> QbeastParquetPageSource.handleException(dataSourceId, exception),
                     // column-index (page) filtering would shift row numbers; only used when not sampling
                     sampling ? Optional.empty() : Optional.of(parquetPredicate),
+                    Optional.empty(),
+                    // the writer never encrypts; a file encrypted by another engine fails in readFooter
                     Optional.empty());
 
             Optional<QbeastParquetPageSource.WeightFilter> weightFilter = sampling

@@ -234,7 +234,9 @@ public final class QbeastParquetFileWriter
                         Optional.empty());
             }
             rowGroupWriter.write(page);
-            if (rowGroupWriter.getBufferedBytes() >= maxRowGroupBytes) {
+            // the row group's writer never flushes (unbounded row group): what it has written is
+            // its magic, and the rest is the row group it buffers
+            if (rowGroupWriter.getEstimatedWrittenBytes() >= maxRowGroupBytes) {
                 finishRowGroup();
             }
         }

@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.airlift.slice.Slices.utf8Slice;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -95,7 +96,8 @@ public class OptimizeProcedure
                 ImmutableList.of(
                         new Procedure.Argument("SCHEMA_NAME", VARCHAR),
                         new Procedure.Argument("TABLE_NAME", VARCHAR),
-                        new Procedure.Argument("MODE", VARCHAR, false, QbeastOptimize.DEFAULT_MODE),
+                        // a default is given as the type's value (a Slice for varchar, checked since 483); the method gets a String
+                        new Procedure.Argument("MODE", VARCHAR, false, utf8Slice(QbeastOptimize.DEFAULT_MODE)),
                         new Procedure.Argument("REVISION", BIGINT, false, null)),
                 OPTIMIZE.bindTo(this));
     }
@@ -141,7 +143,7 @@ public class OptimizeProcedure
         try {
             Collection<Slice> fragments = ImmutableList.of();
             if (!handle.files().isEmpty()) {
-                sink = pageSinkProvider.createPageSink(null, session, handle, null);
+                sink = pageSinkProvider.createPageSink(null, session, handle, Optional.empty(), null);
                 QbeastWritableTableHandle write = handle.write().orElseThrow();
                 TrinoFileSystem fileSystem = fileSystemFactory.create(session);
                 for (String file : handle.files()) {

@@ -18,10 +18,13 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.connector.MemoryContext;
+import io.trino.spi.connector.MemoryUsageReportingPageSource;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
@@ -31,7 +34,7 @@ import java.util.function.Supplier;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
-import static io.trino.spi.predicate.Utils.nativeValueToBlock;
+import static io.trino.spi.type.TypeUtils.writeNativeValue;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -64,14 +67,25 @@ public class QbeastPageSourceProvider
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
     }
 
+    /**
+     * Table credentials are not used: a qbeast catalog reads with the catalog's own file system
+     * credentials. The memory context gets the page source's usage as it reads.
+     */
     @Override
     public ConnectorPageSource createPageSource(
             ConnectorTransactionHandle transaction,
             ConnectorSession session,
             ConnectorSplit split,
             ConnectorTableHandle table,
+            Optional<ConnectorTableCredentials> tableCredentials,
             List<ColumnHandle> columns,
-            DynamicFilter dynamicFilter)
+            DynamicFilter dynamicFilter,
+            MemoryContext memoryContext)
+    {
+        return new MemoryUsageReportingPageSource(createPageSource(session, split, table, columns, dynamicFilter), memoryContext);
+    }
+
+    private ConnectorPageSource createPageSource(ConnectorSession session, ConnectorSplit split, ConnectorTableHandle table, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
     {
         QbeastSplit qbeastSplit = (QbeastSplit) split;
         QbeastTableHandle tableHandle = (QbeastTableHandle) table;
@@ -112,7 +126,7 @@ public class QbeastPageSourceProvider
             QbeastColumnHandle column = requested.get(channel);
             if (column.isFileMetadata()) {
                 delegateChannels[channel] = -1;
-                values[channel] = nativeValueToBlock(column.type(), FileMetadataColumns.value(column, qbeastSplit.path(), modifiedMillis));
+                values[channel] = writeNativeValue(column.type(), FileMetadataColumns.value(column, qbeastSplit.path(), modifiedMillis));
             }
             else {
                 delegateChannels[channel] = fileChannel++;

@@ -12,13 +12,13 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitSource;
+import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
@@ -50,7 +51,8 @@ import static java.util.Objects.requireNonNull;
  * predicate so that Iceberg prunes files by column bounds (the index columns included), planned on
  * background threads ({@link PlanningExecutors}) so manifest reads never block the scheduler. On
  * top, {@link QbeastFilePruner} drops files whose cube region misses the predicate (narrowed by the
- * dynamic filter as it arrives) or whose lightest row is not in the sample.
+ * dynamic filter as it arrives: {@link QbeastSplitSource} gets its state with every batch) or whose
+ * lightest row is not in the sample.
  */
 public class QbeastSplitManager
         implements ConnectorSplitManager
@@ -70,7 +72,7 @@ public class QbeastSplitManager
     }
 
     @Override
-    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
         QbeastTableHandle table = (QbeastTableHandle) tableHandle;
         if (table.optimizeFiles().isPresent()) {
@@ -102,7 +104,7 @@ public class QbeastSplitManager
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         ToLongFunction<String> modifiedMillis = location -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location)));
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), dynamicFilter, snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis), classLoader);
     }
 
     // the files as scan tasks without planning: all rows of each (no delete files in a qbeast table)

@@ -8,7 +8,7 @@ import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
-import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.DynamicFilterSnapshot;
 import io.trino.spi.metrics.Metric;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.predicate.TupleDomain;
@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * One split per row-group range of every file the scan keeps: files are split at their row-group
  * offsets into pieces of at most about {@link #TARGET_SPLIT_SIZE}, so a large file is read in parallel.
- * Batches are produced on the planning executor.
+ * Batches are produced on the planning executor; each narrows the pruning predicate by the
+ * dynamic filter's state the engine hands it ({@link DynamicFilterSnapshot}).
  */
 public class QbeastSplitSource
         implements ConnectorSplitSource
@@ -59,7 +60,6 @@ public class QbeastSplitSource
     private final Executor executor;
     private final QbeastFilePruner pruner;
     private final TupleDomain<QbeastColumnHandle> predicate;
-    private final DynamicFilter dynamicFilter;
     private final OptionalLong snapshotFiles;
     // a data file's modification time in epoch milliseconds, read only for a predicate on $file_modified_time
     private final ToLongFunction<String> modifiedMillis;
@@ -78,13 +78,13 @@ public class QbeastSplitSource
 
     /**
      * @param pruner drops files by cube region and weight ({@code null}: no index pruning)
-     * @param predicate the handle's predicate; narrowed by the dynamic filter's current predicate at every batch
+     * @param predicate the handle's predicate; narrowed by the dynamic filter's snapshot at every batch
      * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
      * @param modifiedMillis a data file's modification time in epoch milliseconds, by its location
      */
-    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis)
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis)
     {
-        this(scan::planFiles, executor, pruner, predicate, dynamicFilter, snapshotFiles, modifiedMillis, Optional.empty());
+        this(scan::planFiles, executor, pruner, predicate, snapshotFiles, modifiedMillis, Optional.empty());
     }
 
     /**
@@ -94,12 +94,12 @@ public class QbeastSplitSource
     public static QbeastSplitSource forOptimize(List<FileScanTask> files, Executor executor)
     {
         Set<String> locations = files.stream().map(task -> task.file().location()).collect(toImmutableSet());
-        return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), DynamicFilter.EMPTY, OptionalLong.empty(), _ -> {
+        return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), OptionalLong.empty(), _ -> {
             throw new IllegalStateException("An optimize's scan has no predicate");
         }, Optional.of(locations));
     }
 
-    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, DynamicFilter dynamicFilter, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles)
+    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles)
     {
         this.modifiedMillis = requireNonNull(modifiedMillis, "modifiedMillis is null");
         this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
@@ -108,23 +108,26 @@ public class QbeastSplitSource
         this.executor = requireNonNull(executor, "executor is null");
         this.pruner = pruner;
         this.predicate = requireNonNull(predicate, "predicate is null");
-        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
     }
 
     @Override
-    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter)
     {
-        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize), executor);
+        requireNonNull(dynamicFilter, "dynamicFilter is null");
+        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize, dynamicFilter), executor);
     }
 
-    private synchronized ConnectorSplitBatch nextBatch(int maxSize)
+    private synchronized List<ConnectorSplit> nextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter)
     {
         if (fileIterator == null) {
             files = plan.get();
             fileIterator = files.iterator();
         }
-        // the dynamic filter only ever narrows: its current predicate is always safe to prune with
-        TupleDomain<QbeastColumnHandle> current = predicate.intersect(dynamicFilter.getCurrentPredicate().transformKeys(QbeastColumnHandle.class::cast));
+        // the dynamic filter only ever narrows: its current predicate is always safe to prune with.
+        // An optimize rewrites exactly the files it chose, whatever the filter
+        TupleDomain<QbeastColumnHandle> current = optimizeFiles.isPresent()
+                ? predicate
+                : predicate.intersect(dynamicFilter.currentPredicate().transformKeys(QbeastColumnHandle.class::cast));
         if (pruner != null) {
             pruner.setPredicate(current);
         }
@@ -169,7 +172,7 @@ public class QbeastSplitSource
         if (!finished && !pieces.hasNext() && !fileIterator.hasNext()) {
             finished = true;
         }
-        return new ConnectorSplitBatch(splits.build(), finished);
+        return splits.build();
     }
 
     /**

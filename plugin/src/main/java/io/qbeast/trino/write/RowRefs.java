@@ -2,6 +2,7 @@ package io.qbeast.trino.write;
 
 import io.airlift.slice.Slices;
 import io.trino.spi.Page;
+import io.trino.spi.block.Bitmap;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.ByteArrayBlock;
@@ -160,28 +161,28 @@ public final class RowRefs
                     for (int i = 0; i < size; i++) {
                         out[i] = ((LongArrayBlock) values[i]).getLong(valuePositions[i]);
                     }
-                    return new LongArrayBlock(size, nulls(values, valuePositions), out);
+                    return new LongArrayBlock(size, validity(values, valuePositions), out);
                 }
                 case IntArrayBlock _ -> {
                     int[] out = new int[size];
                     for (int i = 0; i < size; i++) {
                         out[i] = ((IntArrayBlock) values[i]).getInt(valuePositions[i]);
                     }
-                    return new IntArrayBlock(size, nulls(values, valuePositions), out);
+                    return new IntArrayBlock(size, validity(values, valuePositions), out);
                 }
                 case ShortArrayBlock _ -> {
                     short[] out = new short[size];
                     for (int i = 0; i < size; i++) {
                         out[i] = ((ShortArrayBlock) values[i]).getShort(valuePositions[i]);
                     }
-                    return new ShortArrayBlock(size, nulls(values, valuePositions), out);
+                    return new ShortArrayBlock(size, validity(values, valuePositions), out);
                 }
                 case ByteArrayBlock _ -> {
                     byte[] out = new byte[size];
                     for (int i = 0; i < size; i++) {
                         out[i] = ((ByteArrayBlock) values[i]).getByte(valuePositions[i]);
                     }
-                    return new ByteArrayBlock(size, nulls(values, valuePositions), out);
+                    return new ByteArrayBlock(size, validity(values, valuePositions), out);
                 }
                 case VariableWidthBlock _ -> {
                     return gatherVariableWidth(values, valuePositions);
@@ -206,21 +207,23 @@ public final class RowRefs
                 block.getRawSlice().getBytes(block.getRawSliceOffset(valuePositions[i]), bytes, offsets[i], length);
             }
         }
-        return new VariableWidthBlock(size, Slices.wrappedBuffer(bytes), offsets, nulls(values, valuePositions));
+        return new VariableWidthBlock(size, Slices.wrappedBuffer(bytes), offsets, validity(values, valuePositions));
     }
 
-    private Optional<boolean[]> nulls(ValueBlock[] values, int[] valuePositions)
+    // the gathered positions' validity, bit-packed as the blocks take it (a set bit: not null);
+    // empty when none is null
+    private Optional<long[]> validity(ValueBlock[] values, int[] valuePositions)
     {
-        boolean[] isNull = null;
+        long[] valid = null;
         for (int i = 0; i < size; i++) {
             if (values[i].mayHaveNull() && values[i].isNull(valuePositions[i])) {
-                if (isNull == null) {
-                    isNull = new boolean[size];
+                if (valid == null) {
+                    valid = Bitmap.allocateWords(size, true);
                 }
-                isNull[i] = true;
+                Bitmap.clear(valid, 0, i);
             }
         }
-        return Optional.ofNullable(isNull);
+        return Optional.ofNullable(valid);
     }
 
     // any other block: through a builder, runs of consecutive positions of one block as ranges

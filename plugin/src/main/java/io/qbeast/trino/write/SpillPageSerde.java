@@ -38,11 +38,15 @@ import static java.util.Objects.requireNonNull;
 public final class SpillPageSerde
         implements BlockEncodingSerde
 {
+    // the fixed-width encodings' null compaction without the Vector API: the engine turns that on
+    // only where it detected the CPU support (its own config), which a plugin cannot see
+    private static final boolean VECTORIZE_NULLS = false;
+
     private static final List<BlockEncoding> ENCODINGS = List.of(
-            new ByteArrayBlockEncoding(),
-            new ShortArrayBlockEncoding(),
-            new IntArrayBlockEncoding(),
-            new LongArrayBlockEncoding(),
+            new ByteArrayBlockEncoding(VECTORIZE_NULLS, VECTORIZE_NULLS),
+            new ShortArrayBlockEncoding(VECTORIZE_NULLS, VECTORIZE_NULLS),
+            new IntArrayBlockEncoding(VECTORIZE_NULLS, VECTORIZE_NULLS),
+            new LongArrayBlockEncoding(VECTORIZE_NULLS, VECTORIZE_NULLS),
             new Fixed12BlockEncoding(),
             new Int128ArrayBlockEncoding(),
             new VariableWidthBlockEncoding(),

@@ -6,8 +6,8 @@ import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeDescriptor;
 import io.trino.spi.type.TypeManager;
-import io.trino.spi.type.TypeSignature;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -74,7 +74,7 @@ final class TestTypeConverter
     @Test
     void testNested()
     {
-        Type map = TYPE_MANAGER.getType(TypeSignature.mapType(VARCHAR.getTypeSignature(), new ArrayType(BIGINT).getTypeSignature()));
+        Type map = TYPE_MANAGER.getType(TypeDescriptor.mapType(VARCHAR.getTypeDescriptor(), new ArrayType(BIGINT).getTypeDescriptor()));
         RowType row = RowType.rowType(field("a", INTEGER), field("m", map), field("inner", RowType.rowType(field("x", DOUBLE))));
         AtomicInteger nextId = new AtomicInteger(100);
         org.apache.iceberg.types.Type converted = TypeConverter.toIcebergType(row, "col", nextId);
@@ -92,7 +92,7 @@ final class TestTypeConverter
     @Test
     void testSchemaIds()
     {
-        Type map = TYPE_MANAGER.getType(TypeSignature.mapType(BIGINT.getTypeSignature(), VARCHAR.getTypeSignature()));
+        Type map = TYPE_MANAGER.getType(TypeDescriptor.mapType(BIGINT.getTypeDescriptor(), VARCHAR.getTypeDescriptor()));
         Schema schema = TypeConverter.toIcebergSchema(ImmutableList.of(
                 new ColumnMetadata("r", RowType.rowType(field("a", BIGINT), field("b", VARCHAR))),
                 ColumnMetadata.builder().setName("n").setType(BIGINT).setNullable(false).setComment(Optional.of("not null")).build(),

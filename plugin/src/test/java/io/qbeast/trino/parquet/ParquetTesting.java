@@ -24,8 +24,8 @@ import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeDescriptor;
 import io.trino.spi.type.TypeManager;
-import io.trino.spi.type.TypeSignature;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types.NestedField;
 import org.apache.parquet.format.CompressionCodec;
@@ -69,7 +69,7 @@ final class ParquetTesting
 
     static MapType mapType(Type key, Type value)
     {
-        return (MapType) TYPE_MANAGER.getType(TypeSignature.mapType(key.getTypeSignature(), value.getTypeSignature()));
+        return (MapType) TYPE_MANAGER.getType(TypeDescriptor.mapType(key.getTypeDescriptor(), value.getTypeDescriptor()));
     }
 
     static Schema schema(List<ColumnMetadata> columns)

@@ -384,7 +384,7 @@ final class TestQbeastParquetPageSource
         WrittenFile file = write(fileSystem, Location.of("local:///blocks.parquet"), schema, SIMPLE_TYPES, weightOrderedRows(ROWS, 4), smallRowGroups(), ImmutableMap.of());
         FileMetaData footer = readFooter(directory.resolve("blocks.parquet"));
         ParquetDataSourceId dataSourceId = new ParquetDataSourceId("blocks.parquet");
-        ParquetMetadata trino = new ParquetMetadata(footer, dataSourceId);
+        ParquetMetadata trino = new ParquetMetadata(footer, dataSourceId, Optional.empty());
         MessageType fileSchema = trino.getFileMetaData().getSchema();
         MessageType requested = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
                 .filter(field -> field.getName().equals("id") || field.getName().equals("s"))

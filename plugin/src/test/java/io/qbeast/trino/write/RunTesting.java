@@ -30,7 +30,6 @@ import java.util.Random;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static io.trino.testing.TestingConnectorSession.SESSION;
 import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -264,7 +263,7 @@ final class RunTesting
     static void assertArray(Block block, int position, SourceRow source)
     {
         Object expected = source.id() % 7 == 0 ? null : List.of(source.id(), -1L);
-        assertThat(ARRAY_BIGINT.getObjectValue(SESSION, block, position)).as("array of row %s", source.id()).isEqualTo(expected);
+        assertThat(ARRAY_BIGINT.getObjectValue(block, position)).as("array of row %s", source.id()).isEqualTo(expected);
     }
 
     /** Row groups over the merger's cubes: bytes per row 10, so these are row counts times 10. */

@@ -217,7 +217,7 @@ final class TestRowRefs
                 Block source = pages.get(expected.get(i)[0]).getBlock(column);
                 int position = expected.get(i)[1];
                 assertThat(gathered.isNull(i)).as("%s null at %s", type, i).isEqualTo(source.isNull(position));
-                assertThat(type.getObjectValue(null, gathered, i)).as("%s at %s", type, i).isEqualTo(type.getObjectValue(null, source, position));
+                assertThat(type.getObjectValue(gathered, i)).as("%s at %s", type, i).isEqualTo(type.getObjectValue(source, position));
             }
         }
     }

@@ -22,7 +22,7 @@ import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.TimeZoneKey;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.TypeSignature;
+import io.trino.spi.type.TypeDescriptor;
 import io.trino.spi.type.VarcharType;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +49,6 @@ import static io.trino.spi.type.UuidType.javaUuidToTrinoUuid;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.spi.type.VarcharType.createVarcharType;
-import static io.trino.testing.TestingConnectorSession.SESSION;
 import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +58,7 @@ final class TestSpillPageSerde
 {
     private static final SpillPageSerde SERDE = new SpillPageSerde(TESTING_TYPE_MANAGER);
     private static final MapType MAP_VARCHAR_BIGINT = (MapType) TESTING_TYPE_MANAGER.getType(
-            TypeSignature.mapType(VARCHAR.getTypeSignature(), BIGINT.getTypeSignature()));
+            TypeDescriptor.mapType(VARCHAR.getTypeDescriptor(), BIGINT.getTypeDescriptor()));
     private static final RowType ROW_A_B = RowType.rowType(RowType.field("a", BIGINT), RowType.field("b", VARCHAR));
     private static final ArrayType ARRAY_BIGINT = new ArrayType(BIGINT);
 
@@ -86,7 +85,7 @@ final class TestSpillPageSerde
             MAP_VARCHAR_BIGINT, // MapBlock, its type written by id
             ROW_A_B, // RowBlock
             new ArrayType(ROW_A_B), // nesting
-            (MapType) TESTING_TYPE_MANAGER.getType(TypeSignature.mapType(BIGINT.getTypeSignature(), ARRAY_BIGINT.getTypeSignature())));
+            (MapType) TESTING_TYPE_MANAGER.getType(TypeDescriptor.mapType(BIGINT.getTypeDescriptor(), ARRAY_BIGINT.getTypeDescriptor())));
 
     private static final TimeZoneKey MADRID = TimeZoneKey.getTimeZoneKey("Europe/Madrid");
 
@@ -198,7 +197,8 @@ final class TestSpillPageSerde
     {
         // an array whose elements are a dictionary, a row whose field is run-length encoded
         Block elements = DictionaryBlock.create(6, bigints(100L, null, 300L), new int[] {0, 1, 2, 2, 1, 0});
-        Block arrays = ArrayBlock.fromElementBlock(4, Optional.of(new boolean[] {false, true, false, false}), new int[] {0, 2, 2, 5, 6}, elements);
+        // validity bits, position 0 the lowest: the second array is null
+        Block arrays = ArrayBlock.fromElementBlock(4, Optional.of(new long[] {0b1101}), new int[] {0, 2, 2, 5, 6}, elements);
         Block rows = RowBlock.fromFieldBlocks(4, new Block[] {
                 RunLengthEncodedBlock.create(bigints(7L), 4),
                 DictionaryBlock.create(4, varchars("x", null), new int[] {1, 0, 0, 1})});
@@ -276,9 +276,9 @@ final class TestSpillPageSerde
             assertThat(actualBlock.getPositionCount()).as("positions of channel %s (%s)", channel, type).isEqualTo(expectedBlock.getPositionCount());
             for (int position = 0; position < expectedBlock.getPositionCount(); position++) {
                 assertThat(actualBlock.isNull(position)).as("null at %s of channel %s (%s)", position, channel, type).isEqualTo(expectedBlock.isNull(position));
-                assertThat(type.getObjectValue(SESSION, actualBlock, position))
+                assertThat(type.getObjectValue(actualBlock, position))
                         .as("value at %s of channel %s (%s)", position, channel, type)
-                        .isEqualTo(type.getObjectValue(SESSION, expectedBlock, position));
+                        .isEqualTo(type.getObjectValue(expectedBlock, position));
             }
         }
     }

@@ -43,7 +43,7 @@ public final class ProductTestServers
         iceberg.put("iceberg.jdbc-catalog.connection-password", postgres.password());
         iceberg.put("iceberg.jdbc-catalog.catalog-name", catalogName);
         iceberg.put("iceberg.jdbc-catalog.default-warehouse-dir", "file://" + warehouse.toAbsolutePath());
-        iceberg.put("fs.native-local.enabled", "true");
+        iceberg.put("fs.local.enabled", "true");
         iceberg.put("local.location", "/");
         return iceberg;
     }

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
- * Adoption of a table written by Trino's stock Iceberg connector: a real Trino 476 server with the
+ * Adoption of a table written by Trino's stock Iceberg connector: a real Trino server with the
  * {@code qbeast} catalog and the stock {@code iceberg} catalog on one PostgreSQL JDBC catalog (same
  * catalog name) and one local warehouse. The table is created and filled through {@code iceberg},
  * converted by {@code CALL qbeast.system.convert_table}, and then answers identically through both

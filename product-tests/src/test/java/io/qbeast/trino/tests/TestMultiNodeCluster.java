@@ -161,10 +161,10 @@ public class TestMultiNodeCluster
         while (victim == null) {
             assertThat(running).as("INSERT finished before a worker could be killed").isNotDone();
             assertThat(System.nanoTime()).as("INSERT running on a worker").isLessThan(deadline);
-            List<Object> busiest = firstRow("SELECT n.http_uri, sum(t.raw_input_rows) FROM system.runtime.tasks t JOIN system.runtime.queries q ON t.query_id = q.query_id " +
+            List<Object> busiest = firstRow("SELECT n.http_uri, sum(t.processed_input_rows) FROM system.runtime.tasks t JOIN system.runtime.queries q ON t.query_id = q.query_id " +
                     "JOIN system.runtime.nodes n ON t.node_id = n.node_id " +
                     "WHERE strpos(q.query, 'kill' || '-me') > 0 AND q.query LIKE 'INSERT%' AND q.state = 'RUNNING' AND t.state = 'RUNNING' AND n.coordinator = false " +
-                    "GROUP BY n.http_uri HAVING sum(t.raw_input_rows) > 100000 ORDER BY 2 DESC");
+                    "GROUP BY n.http_uri HAVING sum(t.processed_input_rows) > 100000 ORDER BY 2 DESC");
             if (busiest != null) {
                 int port = URI.create((String) busiest.get(0)).getPort();
                 victim = trino.workers().stream().filter(worker -> worker.port() == port).findFirst().orElseThrow();
@@ -243,7 +243,7 @@ public class TestMultiNodeCluster
     {
         List<Path> files = metadataFiles(table);
         assertThat(files).as("metadata of %s", table).isNotEmpty();
-        return TableMetadataParser.read(null, org.apache.iceberg.Files.localInput(files.getLast().toFile()));
+        return TableMetadataParser.read(org.apache.iceberg.Files.localInput(files.getLast().toFile()));
     }
 
     private static long dataFiles(TableMetadata metadata)

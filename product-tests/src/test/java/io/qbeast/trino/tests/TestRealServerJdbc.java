@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
- * The packaged plugin in a real Trino 476 server process, driven by trino-jdbc and trino-cli:
+ * The packaged plugin in a real Trino server process, driven by trino-jdbc and trino-cli:
  * CTAS, INSERT and filtered reads of qbeast tables must give exactly TPC-H's answers.
  */
 @TestInstance(PER_CLASS)

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
- * Optimize in a real Trino 476 server with the packaged plugin (its own class loader, handles
+ * Optimize in a real Trino server with the packaged plugin (its own class loader, handles
  * serialized between stages): {@code ALTER TABLE ... EXECUTE optimize} and
  * {@code CALL qbeast.system.optimize} keep exactly TPC-H's rows and report in {@code "t$snapshots"};
  * a second catalog on the same tables with {@code qbeast.security=read-only} refuses both, and

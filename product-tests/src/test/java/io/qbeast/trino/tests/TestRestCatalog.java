@@ -45,7 +45,7 @@ public class TestRestCatalog
 
         Map<String, String> qbeast = new LinkedHashMap<>();
         qbeast.put("connector.name", "qbeast");
-        qbeast.put("fs.native-local.enabled", "true");
+        qbeast.put("fs.local.enabled", "true");
         qbeast.put("local.location", warehouse.toAbsolutePath().toString());
         qbeast.put("qbeast.catalog.type", "REST");
         qbeast.put("qbeast.rest.uri", rest.uri());

@@ -18,7 +18,7 @@ import java.util.Properties;
  */
 public final class TrinoServerMain
 {
-    private static final int MINIMUM_JAVA_VERSION = 24;
+    private static final int MINIMUM_JAVA_VERSION = 25;
 
     private TrinoServerMain() {}
 
