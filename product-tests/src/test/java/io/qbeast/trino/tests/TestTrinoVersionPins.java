@@ -4,10 +4,15 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,9 +55,9 @@ class TestTrinoVersionPins
 
         List<String> stray = new ArrayList<>();
         int pinsSeen = 0;
-        for (Path file : textFiles(root)) {
-            String path = root.relativize(file).toString().replace('\\', '/');
-            String text = Files.readString(file, UTF_8);
+        for (Map.Entry<Path, String> file : textFiles(root).entrySet()) {
+            String path = root.relativize(file.getKey()).toString().replace('\\', '/');
+            String text = file.getValue();
             for (Pattern pin : PINS) {
                 Matcher matcher = pin.matcher(text);
                 while (matcher.find()) {
@@ -90,13 +95,13 @@ class TestTrinoVersionPins
         }
     }
 
-    private static List<Path> textFiles(Path root)
+    /** Every text file of the repository outside the skipped places, with its content (read once). */
+    private static Map<Path, String> textFiles(Path root)
             throws IOException
     {
-        List<Path> files = new ArrayList<>();
+        Map<Path, String> files = new LinkedHashMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
             walk.filter(Files::isRegularFile)
-                    .filter(file -> root.relativize(file).getNameCount() > 0)
                     .filter(file -> {
                         Path relative = root.relativize(file);
                         for (Path part : relative) {
@@ -107,28 +112,28 @@ class TestTrinoVersionPins
                         String path = relative.toString().replace('\\', '/');
                         return SKIPPED_PATHS.stream().noneMatch(path::startsWith);
                     })
-                    .filter(TestTrinoVersionPins::isText)
-                    .forEach(files::add);
+                    .forEach(file -> text(file).ifPresent(text -> files.put(file, text)));
         }
         return files;
     }
 
-    private static boolean isText(Path file)
+    /** The file's content if it is UTF-8 text (no NUL byte, at most 2 MB), else empty. */
+    private static Optional<String> text(Path file)
     {
         try {
             if (Files.size(file) > 2_000_000) {
-                return false;
+                return Optional.empty();
             }
             byte[] bytes = Files.readAllBytes(file);
             for (byte b : bytes) {
                 if (b == 0) {
-                    return false;
+                    return Optional.empty();
                 }
             }
-            return UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)) != null;
+            return Optional.of(UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString());
         }
-        catch (java.nio.charset.CharacterCodingException e) {
-            return false;
+        catch (CharacterCodingException e) {
+            return Optional.empty();
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
