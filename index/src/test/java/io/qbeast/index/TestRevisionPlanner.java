@@ -248,6 +248,42 @@ class TestRevisionPlanner
         assertThat(agreements).isGreaterThanOrEqualTo(trials * 95 / 100);
     }
 
+    /**
+     * The writers of one statement each profile a random part of the rows. A string column of 1,000
+     * values (SSB's p_brand) reaches every writer with every value, so they propose the same
+     * revision; from samples of 4,096 each writer missed some rare values and proposed its own.
+     */
+    @Test
+    void testWritersOfOneColumnValueSetAgree()
+    {
+        List<byte[]> brands = IntStream.range(0, 1000)
+                .mapToObj(brand -> "MFGR#%d%d%02d".formatted(1 + brand / 200, 1 + brand / 40 % 5, brand % 40).getBytes(StandardCharsets.UTF_8))
+                .toList();
+        Random random = new Random(29);
+        List<Long> ids = new ArrayList<>();
+        for (int writer = 0; writer < 4; writer++) {
+            BytesColumnProfile profile = new BytesColumnProfile("p_brand");
+            for (int row = 0; row < 300_000; row++) {
+                // skewed frequencies: the first brands are up to ten times as frequent as the last
+                byte[] value = brands.get(Math.min(999, (int) (1000 * Math.pow(random.nextDouble(), 1.5))));
+                profile.add(value, 0, value.length);
+            }
+            assertThat(profile.isExhaustive()).isTrue();
+            assertThat(profile.sample()).hasSize(1000);
+            ids.add(planner.propose(List.of(profile), CUBE_SIZE).id());
+        }
+        assertThat(ids).as("revision ids of the four writers").containsOnly(ids.getFirst());
+
+        // beyond the sample size of distinct values the sample decides
+        BytesColumnProfile many = new BytesColumnProfile("key");
+        for (int row = 0; row < 10_000; row++) {
+            byte[] value = ("key-" + row).getBytes(StandardCharsets.UTF_8);
+            many.add(value, 0, value.length);
+        }
+        assertThat(many.isExhaustive()).isFalse();
+        assertThat(many.sample()).hasSize(BytesColumnProfile.DEFAULT_SAMPLE_SIZE);
+    }
+
     @Test
     void testStringHashAndBooleanColumns()
     {
