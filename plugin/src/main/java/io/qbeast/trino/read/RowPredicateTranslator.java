@@ -12,8 +12,8 @@ import io.qbeast.trino.handle.RowPredicate.Operator;
 import io.qbeast.trino.handle.RowPredicate.SliceConstant;
 import io.qbeast.trino.parquet.LikeMatcher;
 import io.trino.spi.connector.ColumnHandle;
-import io.trino.spi.expression.Constant;
 import io.trino.spi.expression.ConnectorExpression;
+import io.trino.spi.expression.Constant;
 import io.trino.spi.expression.FunctionName;
 import io.trino.spi.expression.Variable;
 import io.trino.spi.type.Type;
@@ -133,7 +133,7 @@ public final class RowPredicateTranslator
     {
         return switch (predicate) {
             case Call call -> {
-                boolean self = call.operator().isArithmetic() && call.type() != DOUBLE && switch (call.operator()) {
+                boolean self = call.operator().isArithmetic() && !call.type().equals(DOUBLE) && switch (call.operator()) {
                     case DIVIDE -> !(call.arguments().get(1) instanceof LongConstant divisor && divisor.value() != 0 && divisor.value() != -1);
                     case MODULUS -> !(call.arguments().get(1) instanceof LongConstant divisor && divisor.value() != 0);
                     default -> true;
