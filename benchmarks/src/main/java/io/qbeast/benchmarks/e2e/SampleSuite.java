@@ -2,6 +2,7 @@ package io.qbeast.benchmarks.e2e;
 
 import io.qbeast.benchmarks.e2e.BenchmarkContext.TableFiles;
 import io.qbeast.benchmarks.e2e.ResultTable.Unit;
+import io.qbeast.index.Weight;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -17,11 +18,11 @@ import static io.qbeast.benchmarks.e2e.BenchmarkContext.SCHEMA;
  * connector) against the stock Iceberg connector's SYSTEM (Trino drops whole splits) and
  * BERNOULLI (Trino filters rows after reading everything): bytes read as a fraction of the
  * table and relative errors of COUNT, SUM and AVG. A qbeast sample is fixed per snapshot, so the
- * trials vary the predicate instead: T slices of {@code suppkey}, a column neither layout clusters.
- * The predicate is a column domain on purpose: Trino pushes a domain into the scan and then offers
- * the sample to the connector, while an expression such as {@code orderkey % T = k} stays between
- * the sample and the scan, so Trino samples whole splits itself and the qbeast sample is never used
- * ({@code TestQbeastSampling.testSampleWithExpressionPredicateIsLeftToTrino}).
+ * trials vary the predicate instead, in two families: T slices of {@code suppkey} (a column domain
+ * on a column neither layout clusters) and {@code orderkey % T = k} (an expression, which the
+ * connector takes over as a row predicate, so Trino still offers it the sample; before, Trino
+ * sampled whole splits itself for such a predicate). Every qbeast sample of either family is
+ * checked against the explicit weight filter it is defined as.
  *
  * <p>Also the read-side goals of issue #4 on the same data: bytes and splits of SYSTEM 1% and
  * 10% (goal ≤ 1.5 × the fraction of table bytes) and of three multi-column range queries (goal
@@ -34,6 +35,8 @@ public final class SampleSuite
     static final String SORTED = "iceberg sorted_by";
     static final String GOAL = "goal";
     static final String INDEXED = "ARRAY['shipdate', 'quantity', 'discount']";
+    /** Appended to the items of the modulus trials ({@code "1% modulus"}). */
+    static final String MODULUS_ITEM = " modulus";
 
     private SampleSuite() {}
 
@@ -72,6 +75,9 @@ public final class SampleSuite
         return report;
     }
 
+    /** One family of trials: the {@code WHERE} of trial k, and how items of the family are labelled. */
+    private record Trials(String label, String description, List<String> predicates) {}
+
     private static void samples(BenchmarkContext context, SuiteReport report, String qbeast, String plain, Map<String, TableFiles> files, int trials)
             throws SQLException
     {
@@ -82,12 +88,22 @@ public final class SampleSuite
         String weightFilter = "qbeast weight filter";
         // suppkey runs 1..10,000·sf: T slices of equal width
         long slice = Math.max(1, (long) Math.ceil(cluster.number("SELECT max(suppkey) FROM " + plain) / trials));
+        List<String> slices = new ArrayList<>();
+        List<String> moduli = new ArrayList<>();
+        for (int k = 0; k < trials; k++) {
+            slices.add("suppkey BETWEEN %d AND %d".formatted(k * slice + 1, (k + 1) * slice));
+            moduli.add("orderkey %% %d = %d".formatted(trials, k));
+        }
+        List<Trials> families = List.of(
+                new Trials("", "`WHERE suppkey BETWEEN k·%d + 1 AND (k + 1)·%d`, a column domain on a column no layout clusters".formatted(slice, slice), slices),
+                new Trials(MODULUS_ITEM, "`WHERE orderkey %% %d = k`, an expression the connector evaluates itself".formatted(trials), moduli));
         ResultTable table = report.table(new ResultTable("TABLESAMPLE: bytes read and error",
-                ("Each cell holds one value per trial (%d trials: `WHERE suppkey BETWEEN k·%d + 1 AND (k + 1)·%d`, k = 0..%d, a column domain on a column no layout clusters). "
+                ("Each cell holds one value per trial (%d trials, k = 0..%d: %s; items marked `%s`: %s). "
                         + "Estimates: COUNT and SUM scaled by 1/p, AVG as is; error = |estimate − exact| ÷ exact, exact from the unsampled query. "
                         + "*Bytes fraction* = physical input bytes ÷ those of the same query unsampled on the same table (column projection makes that less than the table); "
                         + "*table fraction* = physical input bytes ÷ the table's data file bytes. "
-                        + "`%s` is `WHERE _qbeast_weight < ⌊p·2^32⌋ − 2^31` on the qbeast table: the rows a qbeast SYSTEM sample is defined to return.").formatted(trials, slice, slice, trials - 1, weightFilter),
+                        + "`%s` is `WHERE _qbeast_weight < ⌊p·2^32 + ½⌋ − 2^31` on the qbeast table: the rows a qbeast SYSTEM sample is defined to return.")
+                        .formatted(trials, trials - 1, families.get(0).description(), MODULUS_ITEM.strip(), families.get(1).description(), weightFilter),
                 bernoulli)
                 .variants(icebergSystem, qbeastSystem, weightFilter)
                 .metric("bytes_fraction", "bytes read ÷ bytes read unsampled", Unit.FRACTION)
@@ -99,74 +115,79 @@ public final class SampleSuite
                 .chart("bytes_fraction")
                 .chart("sum_error")
                 .logScaleCharts());
-        String aggregate = "SELECT count(*), sum(extendedprice), avg(extendedprice) FROM %s %s WHERE suppkey BETWEEN %d AND %d";
-        List<double[]> exact = new ArrayList<>();
-        List<Double> plainBytes = new ArrayList<>();
-        List<Double> qbeastBytes = new ArrayList<>();
-        for (int k = 0; k < trials; k++) {
-            BenchmarkCluster.Measured measured = cluster.run(aggregate.formatted(plain, "", k * slice + 1, (k + 1) * slice));
-            List<Object> row = measured.rows().getFirst();
-            exact.add(new double[] {((Number) row.get(0)).doubleValue(), ((Number) row.get(1)).doubleValue(), ((Number) row.get(2)).doubleValue()});
-            plainBytes.add(measured.metrics().physicalInputBytes());
-            qbeastBytes.add(cluster.measure(aggregate.formatted(qbeast, "", k * slice + 1, (k + 1) * slice)).physicalInputBytes());
-        }
+        String aggregate = "SELECT count(*), sum(extendedprice), avg(extendedprice) FROM %s %s WHERE %s";
         double[] percents = {0.1, 1, 10};
-        int checks = 0;
-        List<String> wrongSamples = new ArrayList<>();
-        for (double percent : percents) {
-            String item = "%s%%".formatted(percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent));
-            context.log("sample: %s", item);
-            double fraction = percent / 100;
-            long bound = (long) Math.floor(fraction * 4294967296.0) - 2147483648L;
-            for (int k = 0; k < trials; k++) {
-                Long expectedCount = null;
-                Long sampledCount = null;
-                for (String[] method : new String[][] {
-                        {bernoulli, plain, "TABLESAMPLE BERNOULLI (%s)".formatted(percent), ""},
-                        {icebergSystem, plain, "TABLESAMPLE SYSTEM (%s)".formatted(percent), ""},
-                        {qbeastSystem, qbeast, "TABLESAMPLE SYSTEM (%s)".formatted(percent), ""},
-                        {weightFilter, qbeast, "", " AND _qbeast_weight < " + bound}}) {
-                    BenchmarkCluster.Measured measured = cluster.run(aggregate.formatted(method[1], method[2], k * slice + 1, (k + 1) * slice) + method[3]);
-                    QueryMetrics metrics = measured.metrics();
-                    List<Object> row = measured.rows().getFirst();
-                    double count = ((Number) row.get(0)).doubleValue() / fraction;
-                    double sum = row.get(1) == null ? 0 : ((Number) row.get(1)).doubleValue() / fraction;
-                    double avg = row.get(2) == null ? 0 : ((Number) row.get(2)).doubleValue();
-                    double[] truth = exact.get(k);
-                    boolean onQbeast = method[1].equals(qbeast);
-                    table.add(item, method[0], "bytes_fraction", metrics.physicalInputBytes() / (onQbeast ? qbeastBytes : plainBytes).get(k));
-                    table.add(item, method[0], "table_fraction", metrics.physicalInputBytes() / files.get(onQbeast ? QBEAST : ICEBERG).bytes());
-                    table.add(item, method[0], "count_error", 100 * Math.abs(count - truth[0]) / truth[0]);
-                    table.add(item, method[0], "sum_error", 100 * Math.abs(sum - truth[1]) / truth[1]);
-                    table.add(item, method[0], "avg_error", 100 * Math.abs(avg - truth[2]) / truth[2]);
-                    table.add(item, method[0], "wall_ms", metrics.wallMillis());
-                    if (method[0].equals(qbeastSystem)) {
-                        sampledCount = ((Number) row.get(0)).longValue();
-                    }
-                    if (method[0].equals(weightFilter)) {
-                        expectedCount = ((Number) row.get(0)).longValue();
-                    }
-                }
-                checks++;
-                if (!sampledCount.equals(expectedCount)) {
-                    wrongSamples.add("%s k=%d: %d rows instead of %d".formatted(item, k, sampledCount, expectedCount));
-                }
+        for (Trials family : families) {
+            List<double[]> exact = new ArrayList<>();
+            List<Double> plainBytes = new ArrayList<>();
+            List<Double> qbeastBytes = new ArrayList<>();
+            for (String predicate : family.predicates()) {
+                BenchmarkCluster.Measured measured = cluster.run(aggregate.formatted(plain, "", predicate));
+                List<Object> row = measured.rows().getFirst();
+                exact.add(new double[] {((Number) row.get(0)).doubleValue(), ((Number) row.get(1)).doubleValue(), ((Number) row.get(2)).doubleValue()});
+                plainBytes.add(measured.metrics().physicalInputBytes());
+                qbeastBytes.add(cluster.measure(aggregate.formatted(qbeast, "", predicate)).physicalInputBytes());
             }
-            report.headline(String.format(Locale.ROOT, "SYSTEM %s: qbeast reads %s of the unsampled query's bytes (%s of the table; Iceberg SYSTEM %s, BERNOULLI %s); mean SUM error qbeast %.2f%% (weight filter %.2f%%), Iceberg SYSTEM %.2f%%, BERNOULLI %.2f%%",
-                    item,
-                    SuiteReport.format(table.stats(item, qbeastSystem, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
-                    SuiteReport.format(table.stats(item, qbeastSystem, "table_fraction").orElseThrow().median(), Unit.FRACTION),
-                    SuiteReport.format(table.stats(item, icebergSystem, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
-                    SuiteReport.format(table.stats(item, bernoulli, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
-                    mean(table.values(item, qbeastSystem, "sum_error")), mean(table.values(item, weightFilter, "sum_error")),
-                    mean(table.values(item, icebergSystem, "sum_error")), mean(table.values(item, bernoulli, "sum_error"))));
-        }
-        if (wrongSamples.isEmpty()) {
-            report.note("checked: every qbeast SYSTEM sample returned exactly the rows with `_qbeast_weight` under the bound (%d trials)".formatted(checks));
-        }
-        else {
-            report.headline("**qbeast sampling bug**: %d of %d sampled queries with a predicate returned other rows than `WHERE _qbeast_weight < bound` (qbeast SYSTEM errors include it; `%s` shows the sample as designed): %s"
-                    .formatted(wrongSamples.size(), checks, weightFilter, String.join("; ", wrongSamples.subList(0, Math.min(6, wrongSamples.size())))));
+            int checks = 0;
+            List<String> wrongSamples = new ArrayList<>();
+            for (double percent : percents) {
+                String item = "%s%%%s".formatted(percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent), family.label());
+                context.log("sample: %s", item);
+                double fraction = percent / 100;
+                // the bound the connector pushes down for SYSTEM (p): p·2^32 rounded, halves up (README)
+                long bound = Weight.upperBound(fraction);
+                for (int k = 0; k < family.predicates().size(); k++) {
+                    String predicate = family.predicates().get(k);
+                    Long expectedCount = null;
+                    Long sampledCount = null;
+                    for (String[] method : new String[][] {
+                            {bernoulli, plain, "TABLESAMPLE BERNOULLI (%s)".formatted(percent), ""},
+                            {icebergSystem, plain, "TABLESAMPLE SYSTEM (%s)".formatted(percent), ""},
+                            {qbeastSystem, qbeast, "TABLESAMPLE SYSTEM (%s)".formatted(percent), ""},
+                            {weightFilter, qbeast, "", " AND _qbeast_weight < " + bound}}) {
+                        BenchmarkCluster.Measured measured = cluster.run(aggregate.formatted(method[1], method[2], predicate) + method[3]);
+                        QueryMetrics metrics = measured.metrics();
+                        List<Object> row = measured.rows().getFirst();
+                        double count = ((Number) row.get(0)).doubleValue() / fraction;
+                        double sum = row.get(1) == null ? 0 : ((Number) row.get(1)).doubleValue() / fraction;
+                        double avg = row.get(2) == null ? 0 : ((Number) row.get(2)).doubleValue();
+                        double[] truth = exact.get(k);
+                        boolean onQbeast = method[1].equals(qbeast);
+                        table.add(item, method[0], "bytes_fraction", metrics.physicalInputBytes() / (onQbeast ? qbeastBytes : plainBytes).get(k));
+                        table.add(item, method[0], "table_fraction", metrics.physicalInputBytes() / files.get(onQbeast ? QBEAST : ICEBERG).bytes());
+                        table.add(item, method[0], "count_error", 100 * Math.abs(count - truth[0]) / truth[0]);
+                        table.add(item, method[0], "sum_error", 100 * Math.abs(sum - truth[1]) / truth[1]);
+                        table.add(item, method[0], "avg_error", 100 * Math.abs(avg - truth[2]) / truth[2]);
+                        table.add(item, method[0], "wall_ms", metrics.wallMillis());
+                        if (method[0].equals(qbeastSystem)) {
+                            sampledCount = ((Number) row.get(0)).longValue();
+                        }
+                        if (method[0].equals(weightFilter)) {
+                            expectedCount = ((Number) row.get(0)).longValue();
+                        }
+                    }
+                    checks++;
+                    if (!sampledCount.equals(expectedCount)) {
+                        wrongSamples.add("%s k=%d: %d rows instead of %d".formatted(item, k, sampledCount, expectedCount));
+                    }
+                }
+                report.headline(String.format(Locale.ROOT, "SYSTEM %s: qbeast reads %s of the unsampled query's bytes (%s of the table; Iceberg SYSTEM %s, BERNOULLI %s); mean SUM error qbeast %.2f%% (weight filter %.2f%%), Iceberg SYSTEM %.2f%%, BERNOULLI %.2f%%",
+                        item,
+                        SuiteReport.format(table.stats(item, qbeastSystem, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
+                        SuiteReport.format(table.stats(item, qbeastSystem, "table_fraction").orElseThrow().median(), Unit.FRACTION),
+                        SuiteReport.format(table.stats(item, icebergSystem, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
+                        SuiteReport.format(table.stats(item, bernoulli, "bytes_fraction").orElseThrow().median(), Unit.FRACTION),
+                        mean(table.values(item, qbeastSystem, "sum_error")), mean(table.values(item, weightFilter, "sum_error")),
+                        mean(table.values(item, icebergSystem, "sum_error")), mean(table.values(item, bernoulli, "sum_error"))));
+            }
+            String trialsName = family.label().isEmpty() ? "suppkey domain trials" : "modulus trials (`orderkey % T = k`)";
+            if (wrongSamples.isEmpty()) {
+                report.note("checked, %s: every qbeast SYSTEM sample returned exactly the rows with `_qbeast_weight` under the bound (%d trials)".formatted(trialsName, checks));
+            }
+            else {
+                report.headline("**qbeast sampling bug**, %s: %d of %d sampled queries with a predicate returned other rows than `WHERE _qbeast_weight < bound` (qbeast SYSTEM errors include it; `%s` shows the sample as designed): %s"
+                        .formatted(trialsName, wrongSamples.size(), checks, weightFilter, String.join("; ", wrongSamples.subList(0, Math.min(6, wrongSamples.size())))));
+            }
         }
         report.note("a qbeast SYSTEM sample is the same rows for every query of one snapshot (rows with the lowest stored weights); its error over the trials comes from the different predicates, as for the other methods");
         report.note("Trino's SYSTEM sampling on the stock connector keeps or drops whole splits: with few large files it often returns nothing at small fractions (error 100%)");

@@ -81,23 +81,27 @@ public class TestBenchmarkSmoke
         assertThat(query.get(key("Q1.1", QuerySuite.ICEBERG, "row_groups_read"))).isZero();
 
         Map<String, Double> sample = medians(output, date, "sample");
-        // the trials' suppkey domain lets Trino offer the sample to qbeast: every sampled query
-        // returned exactly the rows under the weight bound (with an expression predicate Trino
-        // would drop whole splits itself, and at this size the one file is kept or not at random)
+        // both trial families let Trino offer the sample to qbeast (the suppkey domain, and the
+        // modulus expression the connector takes over): every sampled query returned exactly the
+        // rows under the weight bound (were the expression left to Trino, it would drop whole
+        // splits itself, and at this size the one file is kept or not at random)
         assertThat(Files.readString(output.resolve(date + "-sample.md"), UTF_8))
-                .contains("checked: every qbeast SYSTEM sample returned exactly the rows")
+                .contains("checked, suppkey domain trials: every qbeast SYSTEM sample returned exactly the rows")
+                .contains("checked, modulus trials (`orderkey % T = k`): every qbeast SYSTEM sample returned exactly the rows")
                 .doesNotContain("qbeast sampling bug");
         for (String percent : List.of("0.1%", "1%", "10%")) {
-            // BERNOULLI reads what the unsampled query reads; qbeast's SYSTEM sample no more than the
-            // explicit weight filter that defines it, and a part of the table. (Not less than the
-            // unsampled query at this size: the table is one file of few row groups, and the sample
-            // also reads the weight column.)
-            assertThat(sample.get(key(percent, "iceberg BERNOULLI", "bytes_fraction"))).isBetween(0.5, 1.5);
-            assertThat(sample.get(key(percent, "qbeast SYSTEM", "bytes_fraction")))
-                    .isLessThanOrEqualTo(1.05 * sample.get(key(percent, "qbeast weight filter", "bytes_fraction")));
-            assertThat(sample.get(key(percent, "qbeast SYSTEM", "table_fraction"))).isBetween(0.0, 0.9);
-            // the rows the sample is defined as: a real read of the qbeast table
-            assertThat(sample.get(key(percent, "qbeast weight filter", "table_fraction"))).isPositive();
+            for (String item : List.of(percent, percent + SampleSuite.MODULUS_ITEM)) {
+                // BERNOULLI reads what the unsampled query reads; qbeast's SYSTEM sample no more than the
+                // explicit weight filter that defines it, and a part of the table. (Not less than the
+                // unsampled query at this size: the table is one file of few row groups, and the sample
+                // also reads the weight column.)
+                assertThat(sample.get(key(item, "iceberg BERNOULLI", "bytes_fraction"))).as(item).isBetween(0.5, 1.5);
+                assertThat(sample.get(key(item, "qbeast SYSTEM", "bytes_fraction"))).as(item)
+                        .isLessThanOrEqualTo(1.05 * sample.get(key(item, "qbeast weight filter", "bytes_fraction")));
+                assertThat(sample.get(key(item, "qbeast SYSTEM", "table_fraction"))).as(item).isBetween(0.0, 0.9);
+                // the rows the sample is defined as: a real read of the qbeast table
+                assertThat(sample.get(key(item, "qbeast weight filter", "table_fraction"))).as(item).isPositive();
+            }
         }
         assertThat(sample.get(key("SYSTEM 10%", SampleSuite.GOAL, "input_bytes"))).isPositive();
         assertThat(sample.get(key("SYSTEM 10%", SampleSuite.QBEAST, "input_bytes"))).isPositive();

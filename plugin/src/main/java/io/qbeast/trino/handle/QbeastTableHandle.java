@@ -1,5 +1,6 @@
 package io.qbeast.trino.handle;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.qbeast.index.Weight;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
@@ -7,14 +8,18 @@ import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * A qbeast table read at one snapshot ({@code snapshotId} empty: the table has no data yet),
  * with the predicate pushed down by {@code applyFilter} (used for file and row-group pruning; the
- * engine still applies it to rows).
+ * page source enforces its domains on non-nested columns per row).
  *
+ * @param rowPredicates conjuncts of the query's {@code WHERE} that are not column domains and that
+ * the page source evaluates per row, in the query's order (the engine no longer filters by them)
  * @param optimizeFiles for the scan of an optimize: exactly the data files to read (whole, with
  * every row), replacing predicate and sample
  */
@@ -23,6 +28,7 @@ public record QbeastTableHandle(
         String tableName,
         Optional<Long> snapshotId,
         TupleDomain<QbeastColumnHandle> predicate,
+        @JsonSerialize(using = RowPredicateListSerializer.class) List<RowPredicate> rowPredicates,
         double sampleFraction,
         Optional<List<String>> optimizeFiles)
         implements ConnectorTableHandle
@@ -34,25 +40,21 @@ public record QbeastTableHandle(
         requireNonNull(tableName, "tableName is null");
         requireNonNull(snapshotId, "snapshotId is null");
         requireNonNull(predicate, "predicate is null");
+        rowPredicates = List.copyOf(rowPredicates);
         if (!(sampleFraction >= 0 && sampleFraction <= 1)) {
             throw new IllegalArgumentException("sampleFraction not in [0, 1]: " + sampleFraction);
         }
     }
 
-    public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate, double sampleFraction)
-    {
-        this(schemaName, tableName, snapshotId, predicate, sampleFraction, Optional.empty());
-    }
-
     public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate)
     {
-        this(schemaName, tableName, snapshotId, predicate, 1.0);
+        this(schemaName, tableName, snapshotId, predicate, List.of(), 1.0, Optional.empty());
     }
 
     /** The scan of an optimize: all rows of {@code files}. */
     public QbeastTableHandle forOptimize(List<String> files)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), 1.0, Optional.of(files));
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), List.of(), 1.0, Optional.of(files));
     }
 
     /** Whether {@code TABLESAMPLE SYSTEM} was pushed down: only rows with {@code _qbeast_weight < weightUpperBound()} are read. */
@@ -69,7 +71,7 @@ public record QbeastTableHandle(
 
     public QbeastTableHandle withSampleFraction(double sampleFraction)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, rowPredicates, sampleFraction, Optional.empty());
     }
 
     public SchemaTableName schemaTableName()
@@ -77,9 +79,11 @@ public record QbeastTableHandle(
         return new SchemaTableName(schemaName, tableName);
     }
 
-    public QbeastTableHandle withPredicate(TupleDomain<QbeastColumnHandle> predicate)
+    /** This handle with {@code predicate} and with {@code rowPredicates} added after its own (each once). */
+    public QbeastTableHandle withPredicate(TupleDomain<QbeastColumnHandle> predicate, List<RowPredicate> rowPredicates)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, sampleFraction);
+        List<RowPredicate> combined = Stream.concat(this.rowPredicates.stream(), rowPredicates.stream()).distinct().toList();
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, combined, sampleFraction, Optional.empty());
     }
 
     @Override
@@ -87,6 +91,7 @@ public record QbeastTableHandle(
     {
         return schemaName + "." + tableName + snapshotId.map(id -> "@" + id).orElse("") +
                 (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(List.of())) +
+                (rowPredicates.isEmpty() ? "" : " filter " + rowPredicates.stream().map(Object::toString).collect(Collectors.joining(" AND "))) +
                 (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "") +
                 optimizeFiles.map(files -> " optimize " + files.size() + " files").orElse("");
     }

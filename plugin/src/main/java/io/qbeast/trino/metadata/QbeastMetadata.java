@@ -18,6 +18,7 @@ import io.qbeast.trino.maintenance.TableMaintenance;
 import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.optimize.QbeastOptimize;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.qbeast.trino.read.RowPredicateTranslator;
 import io.qbeast.trino.routing.InsertLayout;
 import io.qbeast.trino.routing.QbeastPartitioningHandle;
 import io.qbeast.trino.system.QbeastSystemTables;
@@ -367,15 +368,18 @@ public class QbeastMetadata
         }
         TupleDomain<QbeastColumnHandle> summary = constraint.getSummary().transformKeys(QbeastColumnHandle.class::cast);
         TupleDomain<QbeastColumnHandle> predicate = table.predicate().intersect(summary);
-        if (predicate.equals(table.predicate())) {
-            return Optional.empty();
-        }
         // files and row groups are pruned with the whole predicate; the page source filters rows by
         // the domains of non-nested columns (enforced, so the engine drops them: a Filter left between
         // a TABLESAMPLE and the scan would keep the sample from being pushed down); the rest stays
         TupleDomain<ColumnHandle> remaining = constraint.getSummary()
                 .filter((column, _) -> !QbeastPageSourceFactory.isEnforceable(((QbeastColumnHandle) column).type()));
-        return Optional.of(new ConstraintApplicationResult<>(table.withPredicate(predicate), remaining, constraint.getExpression(), false));
+        // the common expression shapes the page source evaluates too, after the domains (for the
+        // same reason); the optimize's scan above refused them already
+        RowPredicateTranslator.Translation expression = RowPredicateTranslator.translate(constraint.getExpression(), constraint.getAssignments(), !remaining.isAll());
+        if (predicate.equals(table.predicate()) && expression.taken().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConstraintApplicationResult<>(table.withPredicate(predicate, expression.taken()), remaining, expression.remaining(), false));
     }
 
     /**

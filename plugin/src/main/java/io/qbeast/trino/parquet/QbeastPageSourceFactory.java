@@ -3,6 +3,7 @@ package io.qbeast.trino.parquet;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.RowPredicate;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
@@ -68,7 +69,7 @@ import static org.joda.time.DateTimeZone.UTC;
  * with the predicate and with the sample's weight range {@code _qbeast_weight < weightUpperBound}
  * (files are written sorted by weight, so a sample reads a prefix of each file); the weight bound
  * is then enforced exactly per row, and so are the predicate's domains on the columns
- * {@link #isEnforceable} accepts (the rest the engine filters).
+ * {@link #isEnforceable} accepts and the table handle's row predicates (the rest the engine filters).
  */
 public final class QbeastPageSourceFactory
 {
@@ -136,7 +137,29 @@ public final class QbeastPageSourceFactory
             long weightUpperBound,
             ParquetReaderOptions options)
     {
+        return createPageSource(inputFile, start, length, fileSize, columns, tableSchema, predicate, enforced, List.of(), weightUpperBound, options);
+    }
+
+    /**
+     * Like the above, and also returns only the rows where every one of {@code rowPredicates} is
+     * TRUE, evaluated after the weight bound and {@code enforced}'s domains ({@link RowPredicateFilter};
+     * their columns need not be among {@code columns}).
+     */
+    public ConnectorPageSource createPageSource(
+            TrinoInputFile inputFile,
+            long start,
+            long length,
+            long fileSize,
+            List<QbeastColumnHandle> columns,
+            Optional<Schema> tableSchema,
+            TupleDomain<QbeastColumnHandle> predicate,
+            TupleDomain<QbeastColumnHandle> enforced,
+            List<RowPredicate> rowPredicates,
+            long weightUpperBound,
+            ParquetReaderOptions options)
+    {
         requireNonNull(enforced, "enforced is null");
+        requireNonNull(rowPredicates, "rowPredicates is null");
         if (enforced.isNone()) {
             return new EmptyPageSource();
         }
@@ -169,6 +192,7 @@ public final class QbeastPageSourceFactory
             columns.forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
             predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
+            RowPredicateFilter.columns(rowPredicates).forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             MessageType requestedSchema = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
                     .filter(requestedFields::contains)
                     .collect(ImmutableList.toImmutableList()));
@@ -201,6 +225,13 @@ public final class QbeastPageSourceFactory
                     filterTypes.add(entry.getKey().type());
                 }
                 rowFilter = Optional.of(new QbeastParquetPageSource.RowFilter(filterChannels.stream().mapToInt(Integer::intValue).toArray(), filterDomains, filterTypes));
+            }
+
+            // columns of the row predicates, read to evaluate them
+            Optional<RowPredicateFilter> rowPredicateFilter = Optional.empty();
+            if (!rowPredicates.isEmpty()) {
+                rowPredicateFilter = Optional.of(RowPredicateFilter.compile(rowPredicates,
+                        column -> readerChannel(column, fileColumns, messageColumnIO, tableSchema, readerColumns, readerChannelById)));
             }
 
             Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
@@ -244,7 +275,7 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, rowPredicateFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);

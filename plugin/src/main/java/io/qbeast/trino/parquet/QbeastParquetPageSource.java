@@ -39,8 +39,9 @@ import static java.util.Objects.requireNonNull;
  * sample decodes only the rows it returns. Rows with no stored weight (files written by other
  * engines, or null weights) get a pseudo-random weight derived from the file and row position.
  * The table predicate's domains on non-nested columns are enforced here too ({@link RowFilter},
- * compiled per split by {@link DomainFilter}), after the weight bound; the engine filters only by
- * what {@code QbeastMetadata.applyFilter} leaves it.
+ * compiled per split by {@link DomainFilter}), after the weight bound, and then the handle's row
+ * predicates ({@link RowPredicateFilter}); the engine filters only by what
+ * {@code QbeastMetadata.applyFilter} leaves it.
  */
 public final class QbeastParquetPageSource
         implements ConnectorPageSource
@@ -58,6 +59,7 @@ public final class QbeastParquetPageSource
     private final Optional<WeightFilter> weightFilter;
 
     private final Optional<RowFilter> rowFilter;
+    private final Optional<RowPredicateFilter> rowPredicateFilter;
     // rows are in ascending stored weight (files of the qbeast writer): the first weight at or past the bound ends the split
     private final boolean sortedByWeight;
     private final long rowGroupsRead;
@@ -71,12 +73,14 @@ public final class QbeastParquetPageSource
     /**
      * @param weightFilter where the weight and row-number channels are, when sampling
      * @param rowFilter the predicate's domains checked per row, when any
+     * @param rowPredicateFilter the handle's row predicates (not domains) checked per row after the domains, when any
      * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
      * @param rowGroupsRead row groups of the split given to the reader, for {@link #getMetrics()}
      * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}
      */
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<RowPredicateFilter> rowPredicateFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
     {
+        this.rowPredicateFilter = requireNonNull(rowPredicateFilter, "rowPredicateFilter is null");
         this.sortedByWeight = sortedByWeight;
         this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsSkipped = rowGroupsSkipped;
@@ -130,6 +134,18 @@ public final class QbeastParquetPageSource
             if (rowFilter.isPresent()) {
                 try {
                     selection = rowFilter.get().apply(page, selection);
+                    if (selection != null && selection.length == 0) {
+                        continue;
+                    }
+                }
+                catch (RuntimeException e) {
+                    closeWithSuppression(e);
+                    throw handleException(reader.getDataSource().getId(), e);
+                }
+            }
+            if (rowPredicateFilter.isPresent()) {
+                try {
+                    selection = rowPredicateFilter.get().apply(page, selection);
                     if (selection != null && selection.length == 0) {
                         continue;
                     }

@@ -40,8 +40,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads a split with the Parquet page source: the pushed-down predicate and the current dynamic
  * filter prune row groups, and the page source enforces the predicate's domains on non-nested
- * columns row by row ({@code QbeastMetadata.applyFilter} tells the engine so); the engine filters
- * only by what is left (nested columns, expressions). The file metadata columns ({@code $path},
+ * columns row by row, and then the handle's row predicates (the expressions
+ * {@code QbeastMetadata.applyFilter} took over, see {@link RowPredicateTranslator}); the engine
+ * filters only by what is left (nested columns, other expressions). The file metadata columns ({@code $path},
  * {@code $file_modified_time}) are not read from the file: {@link FileMetadataPageSource} adds the
  * split's values.
  */
@@ -114,6 +115,7 @@ public class QbeastPageSourceProvider
                 Optional.empty(),
                 FileMetadataColumns.withoutFileMetadata(predicate),
                 enforcedPredicate(tableHandle.predicate()),
+                tableHandle.rowPredicates(),
                 tableHandle.weightUpperBound(),
                 readerOptions);
         if (fileColumns.size() == requested.size()) {
