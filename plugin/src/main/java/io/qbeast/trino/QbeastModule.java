@@ -15,6 +15,7 @@ import io.qbeast.trino.maintenance.TableMaintenance;
 import io.qbeast.trino.metadata.QbeastMetadataFactory;
 import io.qbeast.trino.metadata.QbeastTransactionManager;
 import io.qbeast.trino.optimize.QbeastOptimize;
+import io.qbeast.trino.parquet.FooterCache;
 import io.qbeast.trino.procedure.ConvertTableProcedure;
 import io.qbeast.trino.procedure.OptimizeProcedure;
 import io.qbeast.trino.procedure.RollbackToSnapshotProcedure;
@@ -57,6 +58,7 @@ public class QbeastModule
         binder.bind(QbeastTablePropertyMetadata.class).in(Scopes.SINGLETON);
         binder.bind(QbeastSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(IndexStateCache.class).in(Scopes.SINGLETON);
+        binder.bind(FooterCache.class).in(Scopes.SINGLETON);
         binder.bind(PlanningExecutors.class).in(Scopes.SINGLETON);
         binder.bind(QbeastWriterStats.class).in(Scopes.SINGLETON);
 

@@ -23,6 +23,7 @@ public class QbeastConfig
     static final String MIN_WRITER_BUFFER_SIZE = "1kB";
     static final String MAX_WRITER_BUFFER_SIZE = "16GB";
     static final String MIN_TARGET_FILE_SIZE = "1kB";
+    static final String MIN_MAX_SPLIT_SIZE = "1kB";
     // named in the error of a table procedure refused for a retention below them
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "qbeast.expire-snapshots.min-retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "qbeast.remove-orphan-files.min-retention";
@@ -54,6 +55,8 @@ public class QbeastConfig
     private int splitManagerThreads = Runtime.getRuntime().availableProcessors() * 2;
     private Duration expireSnapshotsMinRetention = new Duration(7, DAYS);
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
+    private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
+    private DataSize parquetFooterCacheMaxSize = DataSize.of(256, MEGABYTE);
 
     @NotNull
     public CatalogType getCatalogType()
@@ -301,6 +304,36 @@ public class QbeastConfig
     public QbeastConfig setRemoveOrphanFilesMinRetention(Duration removeOrphanFilesMinRetention)
     {
         this.removeOrphanFilesMinRetention = removeOrphanFilesMinRetention;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize(MIN_MAX_SPLIT_SIZE)
+    public DataSize getMaxSplitSize()
+    {
+        return maxSplitSize;
+    }
+
+    @Config("qbeast.max-split-size")
+    @ConfigDescription("Largest split of a data file: a file is read in pieces of whole row groups of up to this size (a row group larger than it is a split of its own)")
+    public QbeastConfig setMaxSplitSize(DataSize maxSplitSize)
+    {
+        this.maxSplitSize = maxSplitSize;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("0B")
+    public DataSize getParquetFooterCacheMaxSize()
+    {
+        return parquetFooterCacheMaxSize;
+    }
+
+    @Config("qbeast.parquet-footer-cache.max-size")
+    @ConfigDescription("Heap of each node's cache of parsed Parquet footers (estimated), shared by the splits of a file; 0B disables it")
+    public QbeastConfig setParquetFooterCacheMaxSize(DataSize parquetFooterCacheMaxSize)
+    {
+        this.parquetFooterCacheMaxSize = parquetFooterCacheMaxSize;
         return this;
     }
 

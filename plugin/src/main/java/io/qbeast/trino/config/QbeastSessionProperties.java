@@ -15,8 +15,8 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 /**
  * What a user tunes per query ({@code SET SESSION <catalog>.<name> = ...}), each defaulting to its
- * catalog property: the target file size, a writer's memory budget, and the Parquet compression
- * of the files a write creates. Values are checked against the same bounds as the catalog
+ * catalog property: the target file size, a writer's memory budget, the Parquet compression
+ * of the files a write creates, and the largest split a scan reads. Values are checked against the same bounds as the catalog
  * properties ({@link QbeastConfig}).
  */
 public final class QbeastSessionProperties
@@ -24,6 +24,7 @@ public final class QbeastSessionProperties
     public static final String TARGET_FILE_SIZE = "target_file_size";
     public static final String WRITER_BUFFER_SIZE = "writer_buffer_size";
     public static final String COMPRESSION_CODEC = "compression_codec";
+    public static final String MAX_SPLIT_SIZE = "max_split_size";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
@@ -36,7 +37,9 @@ public final class QbeastSessionProperties
                 checkedDataSize(WRITER_BUFFER_SIZE, "Memory budget of each writer; rows beyond half of it are spilled to local disk (qbeast.writer.buffer-size)",
                         config.getWriterBufferSize(), DataSize.valueOf(QbeastConfig.MIN_WRITER_BUFFER_SIZE), DataSize.valueOf(QbeastConfig.MAX_WRITER_BUFFER_SIZE)),
                 enumProperty(COMPRESSION_CODEC, "Parquet compression of the data files a write creates (qbeast.compression-codec)",
-                        QbeastCompressionCodec.class, config.getCompressionCodec(), false));
+                        QbeastCompressionCodec.class, config.getCompressionCodec(), false),
+                checkedDataSize(MAX_SPLIT_SIZE, "Largest split of a data file, in whole row groups (qbeast.max-split-size)",
+                        config.getMaxSplitSize(), DataSize.valueOf(QbeastConfig.MIN_MAX_SPLIT_SIZE), null));
     }
 
     public List<PropertyMetadata<?>> getSessionProperties()
@@ -57,6 +60,11 @@ public final class QbeastSessionProperties
     public static QbeastCompressionCodec getCompressionCodec(ConnectorSession session)
     {
         return session.getProperty(COMPRESSION_CODEC, QbeastCompressionCodec.class);
+    }
+
+    public static DataSize getMaxSplitSize(ConnectorSession session)
+    {
+        return session.getProperty(MAX_SPLIT_SIZE, DataSize.class);
     }
 
     private static PropertyMetadata<DataSize> checkedDataSize(String name, String description, DataSize defaultValue, DataSize min, DataSize max)

@@ -15,7 +15,6 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.FileMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
-import io.trino.parquet.reader.MetadataReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.TrinoException;
@@ -79,7 +78,18 @@ public final class QbeastPageSourceFactory
     // how many discrete values a domain may keep before row-group pruning simplifies it to a range
     private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
 
-    public QbeastPageSourceFactory() {}
+    private final FooterCache footers;
+
+    /** A factory whose every page source parses its file's footer. */
+    public QbeastPageSourceFactory()
+    {
+        this(FooterCache.disabled());
+    }
+
+    public QbeastPageSourceFactory(FooterCache footers)
+    {
+        this.footers = requireNonNull(footers, "footers is null");
+    }
 
     /**
      * Like {@link #createPageSource(TrinoInputFile, long, long, long, List, Optional, TupleDomain, long, ParquetReaderOptions)}
@@ -177,10 +187,10 @@ public final class QbeastPageSourceFactory
         boolean sampling = weightUpperBound < NO_SAMPLING;
 
         AggregatedMemoryContext memoryContext = newSimpleAggregatedMemoryContext();
-        ParquetDataSource dataSource = null;
+        QbeastParquetDataSource dataSource = null;
         try {
             dataSource = new QbeastParquetDataSource(inputFile, fileSize, options);
-            ParquetMetadata parquetMetadata = MetadataReader.readFooter(dataSource, Optional.empty());
+            ParquetMetadata parquetMetadata = footers.read(dataSource);
             FileMetadata fileMetadata = parquetMetadata.getFileMetaData();
             MessageType fileSchema = fileMetadata.getSchema();
             FileColumns fileColumns = new FileColumns(fileSchema);

@@ -7,6 +7,7 @@ import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastSplit;
 import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.parquet.FooterCache;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
@@ -50,7 +51,7 @@ public class QbeastPageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final TrinoFileSystemFactory fileSystemFactory;
-    private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
+    private final QbeastPageSourceFactory pageSourceFactory;
     // qbeast files are cut into many row groups (a cube's weight slices, each its own region): a
     // column's chunk in one row group is a few kB to a few hundred kB, so the chunks a query needs
     // are separated by small gaps of the other columns, and each merged gap is read for nothing.
@@ -63,8 +64,9 @@ public class QbeastPageSourceProvider
             .build();
 
     @Inject
-    public QbeastPageSourceProvider(QbeastFileSystemFactory fileSystemFactory)
+    public QbeastPageSourceProvider(QbeastFileSystemFactory fileSystemFactory, FooterCache footerCache)
     {
+        this.pageSourceFactory = new QbeastPageSourceFactory(footerCache);
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
     }
 

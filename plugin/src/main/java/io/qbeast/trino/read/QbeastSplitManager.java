@@ -6,6 +6,7 @@ import io.qbeast.index.Weight;
 import io.qbeast.trino.catalog.PlanningExecutors;
 import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.catalog.TransactionTables;
+import io.qbeast.trino.config.QbeastSessionProperties;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.trino.filesystem.Location;
@@ -104,7 +105,7 @@ public class QbeastSplitManager
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         ToLongFunction<String> modifiedMillis = location -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location)));
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis, QbeastSessionProperties.getMaxSplitSize(session).toBytes()), classLoader);
     }
 
     // the files as scan tasks without planning: all rows of each (no delete files in a qbeast table)

@@ -30,12 +30,13 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
  * One split per row-group range of every file the scan keeps: files are split at their row-group
- * offsets into pieces of at most about {@link #TARGET_SPLIT_SIZE}, so a large file is read in parallel.
+ * offsets into pieces of at most about the session's {@code max_split_size}, so a large file is read in parallel.
  * Batches are produced on the planning executor; each narrows the pruning predicate by the
  * dynamic filter's state the engine hands it ({@link DynamicFilterSnapshot}).
  */
@@ -43,9 +44,10 @@ public class QbeastSplitSource
         implements ConnectorSplitSource
 {
     /**
-     * Iceberg's {@code read.split.target-size} default. Each split opens its file and parses the
-     * footer; a qbeast file has one row group per cube slice (a hundred or more in a large file),
-     * so its footer is large and fewer, larger splits read it fewer times.
+     * Iceberg's {@code read.split.target-size} default, and {@code qbeast.max-split-size}'s: the
+     * splits of an optimize. Each split opens its file; a qbeast file has one row group per cube
+     * slice (a hundred or more in a large file), so its footer is large (a node parses it once,
+     * {@code FooterCache}) and fewer, larger splits open it fewer times.
      */
     static final long TARGET_SPLIT_SIZE = 128L * 1024 * 1024;
     public static final String FILES_SCANNED = "qbeast_files_scanned";
@@ -63,6 +65,7 @@ public class QbeastSplitSource
     private final OptionalLong snapshotFiles;
     // a data file's modification time in epoch milliseconds, read only for a predicate on $file_modified_time
     private final ToLongFunction<String> modifiedMillis;
+    private final long maxSplitSize;
     private long keptFiles;
     private long prunedByFileMetadata;
     private long prunedBySample;
@@ -81,10 +84,11 @@ public class QbeastSplitSource
      * @param predicate the handle's predicate; narrowed by the dynamic filter's snapshot at every batch
      * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
      * @param modifiedMillis a data file's modification time in epoch milliseconds, by its location
+     * @param maxSplitSize the largest split in bytes (of whole row groups; a larger row group is a split of its own)
      */
-    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis)
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, long maxSplitSize)
     {
-        this(scan::planFiles, executor, pruner, predicate, snapshotFiles, modifiedMillis, Optional.empty());
+        this(scan::planFiles, executor, pruner, predicate, snapshotFiles, modifiedMillis, Optional.empty(), maxSplitSize);
     }
 
     /**
@@ -96,11 +100,13 @@ public class QbeastSplitSource
         Set<String> locations = files.stream().map(task -> task.file().location()).collect(toImmutableSet());
         return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), OptionalLong.empty(), _ -> {
             throw new IllegalStateException("An optimize's scan has no predicate");
-        }, Optional.of(locations));
+        }, Optional.of(locations), TARGET_SPLIT_SIZE);
     }
 
-    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles)
+    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles, long maxSplitSize)
     {
+        checkArgument(maxSplitSize > 0, "maxSplitSize is not positive: %s", maxSplitSize);
+        this.maxSplitSize = maxSplitSize;
         this.modifiedMillis = requireNonNull(modifiedMillis, "modifiedMillis is null");
         this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
         this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
@@ -177,16 +183,16 @@ public class QbeastSplitSource
 
     /**
      * Iceberg cuts a file at every row-group offset; consecutive row groups are joined again up to
-     * {@link #TARGET_SPLIT_SIZE}, so a file of many small row groups (the writer cuts files into
+     * the largest split size, so a file of many small row groups (the writer cuts files into
      * several for samples) is still one split, opened and its footer read once.
      */
-    private static List<QbeastSplit> splits(FileScanTask task)
+    private List<QbeastSplit> splits(FileScanTask task)
     {
         ImmutableList.Builder<QbeastSplit> splits = ImmutableList.builder();
         long start = -1;
         long end = -1;
-        for (FileScanTask piece : task.split(TARGET_SPLIT_SIZE)) {
-            if (start >= 0 && piece.start() == end && piece.start() + piece.length() - start <= TARGET_SPLIT_SIZE) {
+        for (FileScanTask piece : task.split(maxSplitSize)) {
+            if (start >= 0 && piece.start() == end && piece.start() + piece.length() - start <= maxSplitSize) {
                 end = piece.start() + piece.length();
                 continue;
             }
@@ -202,10 +208,10 @@ public class QbeastSplitSource
         return splits.build();
     }
 
-    private static QbeastSplit toSplit(FileScanTask task, long start, long length)
+    private QbeastSplit toSplit(FileScanTask task, long start, long length)
     {
         long fileSize = task.file().fileSizeInBytes();
-        double weight = Math.min(1.0, Math.max((double) length / TARGET_SPLIT_SIZE, 0.01));
+        double weight = Math.min(1.0, Math.max((double) length / maxSplitSize, 0.01));
         return new QbeastSplit(task.file().location(), start, length, fileSize, task.file().recordCount(), SplitWeight.fromProportion(weight));
     }
 
