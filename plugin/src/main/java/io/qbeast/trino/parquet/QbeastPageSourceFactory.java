@@ -136,6 +136,28 @@ public final class QbeastPageSourceFactory
             long weightUpperBound,
             ParquetReaderOptions options)
     {
+        return createPageSource(inputFile, start, length, fileSize, columns, tableSchema, predicate, enforced, weightUpperBound, DeletedRows.NONE, options);
+    }
+
+    /**
+     * Like the above, without the rows {@code deletes} removes (the rows that delete files of other
+     * engines delete from this file, loaded by {@link DeleteFileReader}): a sample is then the live
+     * rows under the weight bound.
+     */
+    public ConnectorPageSource createPageSource(
+            TrinoInputFile inputFile,
+            long start,
+            long length,
+            long fileSize,
+            List<QbeastColumnHandle> columns,
+            Optional<Schema> tableSchema,
+            TupleDomain<QbeastColumnHandle> predicate,
+            TupleDomain<QbeastColumnHandle> enforced,
+            long weightUpperBound,
+            DeletedRows deletes,
+            ParquetReaderOptions options)
+    {
+        requireNonNull(deletes, "deletes is null");
         requireNonNull(enforced, "enforced is null");
         if (enforced.isNone()) {
             return new EmptyPageSource();
@@ -169,6 +191,7 @@ public final class QbeastPageSourceFactory
             columns.forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
             predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
+            deletes.equalityDeletes().forEach(equality -> equality.columns().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add)));
             MessageType requestedSchema = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
                     .filter(requestedFields::contains)
                     .collect(ImmutableList.toImmutableList()));
@@ -219,21 +242,35 @@ public final class QbeastPageSourceFactory
                     DOMAIN_COMPACTION_THRESHOLD,
                     options);
 
-            // sampling needs row numbers for the rows that have no stored weight
+            // columns of the equality deletes, read to match rows even when not projected
+            List<DeleteFilter.BoundEquality> equalities = new ArrayList<>();
+            for (DeletedRows.EqualityDeletes equality : deletes.equalityDeletes()) {
+                int[] channels = new int[equality.columns().size()];
+                for (int column = 0; column < channels.length; column++) {
+                    channels[column] = readerChannel(equality.columns().get(column), fileColumns, messageColumnIO, tableSchema, readerColumns, readerChannelById);
+                }
+                equalities.add(new DeleteFilter.BoundEquality(channels, equality.columns().stream().map(QbeastColumnHandle::type).collect(ImmutableList.toImmutableList()), equality.keys()));
+            }
+
+            // sampling needs row numbers for the rows that have no stored weight, position deletes to match rows
+            boolean rowNumbers = sampling || deletes.hasPositions();
             int rowNumberChannel = readerColumns.size();
+            Optional<DeleteFilter> deleteFilter = deletes.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new DeleteFilter(deletes.hasPositions() ? rowNumberChannel : -1, deletes.positions(), equalities));
             ParquetDataSourceId dataSourceId = dataSource.getId();
             ParquetReader reader = new ParquetReader(
                     Optional.ofNullable(fileMetadata.getCreatedBy()),
                     ImmutableList.copyOf(readerColumns),
-                    sampling,
+                    rowNumbers,
                     rowGroups,
                     dataSource,
                     UTC,
                     memoryContext,
                     options,
                     exception -> QbeastParquetPageSource.handleException(dataSourceId, exception),
-                    // column-index (page) filtering would shift row numbers; only used when not sampling
-                    sampling ? Optional.empty() : Optional.of(parquetPredicate),
+                    // column-index (page) filtering would shift row numbers; only used when they are not needed
+                    rowNumbers ? Optional.empty() : Optional.of(parquetPredicate),
                     Optional.empty(),
                     // the writer never encrypts; a file encrypted by another engine fails in readFooter
                     Optional.empty());
@@ -244,7 +281,7 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, deleteFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);
@@ -341,7 +378,9 @@ public final class QbeastPageSourceFactory
             }
         });
         if (weightColumn.isPresent() && descriptorsById.containsKey(weightColumn.get().fieldId())) {
-            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), false);
+            // null allowed: a row without a stored weight (written by another engine) gets a derived
+            // one, which may be under the bound, so a row group of such rows is never skipped by it
+            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), true);
             domains.merge(descriptorsById.get(weightColumn.get().fieldId()), below, Domain::intersect);
         }
         return TupleDomain.withColumnDomains(ImmutableMap.copyOf(domains));
