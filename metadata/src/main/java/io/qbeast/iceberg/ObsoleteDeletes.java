@@ -26,6 +26,8 @@ public final class ObsoleteDeletes
     private ObsoleteDeletes() {}
 
     /**
+     * The position delete files of {@code rewritten} that name no other data file.
+     *
      * @param rewritten the replaced data files with the delete files planned for them
      * @param referencedDataFiles the data file locations a position delete file's rows name (read
      * from the file; used only when its {@code file_path} bounds do not name one file)

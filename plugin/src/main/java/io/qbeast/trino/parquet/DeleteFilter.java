@@ -38,6 +38,8 @@ final class DeleteFilter
     }
 
     /**
+     * Keeps the rows of the batch that no delete removes.
+     *
      * @param selection positions to consider, ascending; {@code null}: all
      * @return the positions kept, ascending; {@code null} when all rows are kept
      */
