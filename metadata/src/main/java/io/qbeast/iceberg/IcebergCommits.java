@@ -3,6 +3,7 @@ package io.qbeast.iceberg;
 import com.google.common.collect.ImmutableMap;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Table;
@@ -77,6 +78,18 @@ public final class IcebergCommits
      */
     public static void rewrite(Table table, long startSnapshotId, List<DataFile> deleted, List<DataFile> added, List<NewRevision> newRevisions, Map<String, String> summary)
     {
+        rewrite(table, startSnapshotId, deleted, List.of(), added, newRevisions, summary);
+    }
+
+    /**
+     * Like the above, also removing {@code obsoleteDeletes}: delete files that apply only to rows
+     * of the {@code deleted} files, which the rewrite left out of {@code added} ({@link ObsoleteDeletes}).
+     * Iceberg's rewrite validation refuses the commit when a delete file for one of the
+     * {@code deleted} files was committed since the start snapshot (its rows would be resurrected)
+     * or when one of {@code obsoleteDeletes} is gone.
+     */
+    public static void rewrite(Table table, long startSnapshotId, List<DataFile> deleted, List<DeleteFile> obsoleteDeletes, List<DataFile> added, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
         requireNonNull(table, "table is null");
         if (deleted.isEmpty()) {
             throw new IllegalArgumentException("A rewrite deletes at least one file");
@@ -85,6 +98,7 @@ public final class IcebergCommits
             addRevisionProperties(transaction, newRevisions);
             RewriteFiles rewrite = transaction.newRewrite().validateFromSnapshot(startSnapshotId);
             deleted.forEach(rewrite::deleteFile);
+            obsoleteDeletes.forEach(rewrite::deleteFile);
             added.forEach(rewrite::addFile);
             summary.forEach(rewrite::set);
             rewrite.commit();

@@ -56,7 +56,7 @@ import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
-import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
@@ -407,7 +407,7 @@ public class QbeastMetadata
     }
 
     /** The files this transaction's optimize chose to rewrite; empty if it began none. */
-    public Optional<List<DataFile>> optimizeFiles()
+    public Optional<List<FileScanTask>> optimizeFiles()
     {
         return writes.optimizeFiles();
     }

@@ -11,6 +11,8 @@ import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -30,7 +32,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Table statistics from a snapshot's manifests: row count, and per visible column the null
+ * Table statistics from a snapshot's manifests: row count (without the rows of position delete
+ * files), and per visible column the null
  * fraction (Iceberg null counts), the range of numeric, date and timestamp columns (Iceberg lower
  * and upper bounds; only when every file has both) and the data size of varchar/varbinary columns
  * (Iceberg column sizes, i.e. on-disk bytes). Cached per table location and snapshot.
@@ -99,10 +102,17 @@ final class QbeastTableStatistics
             icebergTypes.put(column, field.type());
         }
         long rows = 0;
+        // each position delete file once (Iceberg attaches one to every data file it may name)
+        Map<String, Long> positionDeletes = new HashMap<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).includeColumnStats().planFiles()) {
             for (FileScanTask task : tasks) {
                 DataFile file = task.file();
                 rows += file.recordCount();
+                for (DeleteFile delete : task.deletes()) {
+                    if (delete.content() == FileContent.POSITION_DELETES) {
+                        positionDeletes.putIfAbsent(delete.location(), delete.recordCount());
+                    }
+                }
                 for (Map.Entry<QbeastColumnHandle, ColumnAccumulator> entry : accumulators.entrySet()) {
                     int id = entry.getKey().fieldId();
                     ColumnAccumulator accumulator = entry.getValue();
@@ -143,7 +153,11 @@ final class QbeastTableStatistics
             throw new UncheckedIOException(e);
         }
 
-        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(rows));
+        // the rows that position deletes remove are not counted (a row deleted twice is subtracted
+        // twice; equality deletes, whose matches are unknown until read, are not subtracted): the
+        // fractions stay those of the stored rows
+        long liveRows = Math.max(0, rows - positionDeletes.values().stream().mapToLong(Long::longValue).sum());
+        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(liveRows));
         for (Map.Entry<QbeastColumnHandle, ColumnAccumulator> entry : accumulators.entrySet()) {
             ColumnAccumulator accumulator = entry.getValue();
             Type type = icebergTypes.get(entry.getKey());

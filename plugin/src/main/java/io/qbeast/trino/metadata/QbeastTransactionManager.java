@@ -5,7 +5,7 @@ import io.qbeast.trino.catalog.TransactionTables;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
-import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 
 import java.util.List;
@@ -54,7 +54,7 @@ public class QbeastTransactionManager
     }
 
     @Override
-    public Optional<List<DataFile>> optimizeFiles(ConnectorTransactionHandle transaction, ConnectorIdentity identity)
+    public Optional<List<FileScanTask>> optimizeFiles(ConnectorTransactionHandle transaction, ConnectorIdentity identity)
     {
         return get(transaction, identity).optimizeFiles();
     }

@@ -6,6 +6,7 @@ import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.qbeast.iceberg.IcebergCommits;
+import io.qbeast.iceberg.ObsoleteDeletes;
 import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
 import io.qbeast.index.Revision;
@@ -14,17 +15,21 @@ import io.qbeast.trino.error.CommitFailures;
 import io.qbeast.trino.error.CommitFailures.RewriteConflict;
 import io.qbeast.trino.error.CommitFailures.Write;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastDeleteFile;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
 import io.qbeast.trino.metadata.TransactionCatalog.CreatedTable;
 import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.optimize.QbeastOptimize;
+import io.qbeast.trino.parquet.DeleteFileReader;
+import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.write.CommitTaskData;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ConnectorSession;
@@ -33,6 +38,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.SchemaParser;
@@ -75,6 +81,7 @@ final class TableWrites
     private final TrinoFileSystem fileSystem;
     private final JsonCodec<CommitTaskData> commitTaskCodec;
     private final long defaultCubeSize;
+    private final DeleteFileReader deleteFileReader = new DeleteFileReader(new QbeastPageSourceFactory(), ParquetReaderOptions.defaultOptions());
 
     // a write begun and not finished: what rollback() must remove
     private volatile PendingWrite pendingWrite;
@@ -147,8 +154,8 @@ final class TableWrites
         }
         Table table = catalog.getTable(handle.schemaTableName());
         Optional<QbeastTableMetadata> qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table);
-        List<DataFile> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast, fileSystem);
-        List<String> files = selected.stream().map(DataFile::location).collect(toImmutableList());
+        List<FileScanTask> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast, fileSystem);
+        List<String> files = selected.stream().map(task -> task.file().location()).collect(toImmutableList());
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), selected));
         QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, qbeast.orElseThrow(), columns.visible(table), source.snapshotId(), Optional.empty());
         return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
@@ -157,7 +164,8 @@ final class TableWrites
     /**
      * Commits an optimize: one Iceberg {@code RewriteFiles} replacing the {@code scanned} files with
      * the files in {@code fragments}, validated from the start snapshot; nothing when nothing was
-     * scanned. The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
+     * scanned. The scan left out the rows that delete files removed, so the position delete files
+     * that name only replaced files are removed in the same commit ({@link ObsoleteDeletes}). The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
      */
     OptimizeReport finishOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, List<String> scanned, Collection<Slice> fragments)
     {
@@ -172,9 +180,10 @@ final class TableWrites
             return OptimizeReport.NOTHING;
         }
         Set<String> scannedSet = ImmutableSet.copyOf(scanned);
-        List<DataFile> deleted = pending.rewrittenFiles().stream()
-                .filter(file -> scannedSet.contains(file.location()))
+        List<FileScanTask> rewritten = pending.rewrittenFiles().stream()
+                .filter(task -> scannedSet.contains(task.file().location()))
                 .collect(toImmutableList());
+        List<DataFile> deleted = rewritten.stream().map(FileScanTask::file).collect(toImmutableList());
         if (deleted.size() != scannedSet.size()) {
             throw new TrinoException(QBEAST_INTERNAL_ERROR, "Optimize of %s read %s files, of which %s were selected".formatted(handle.schemaTableName(), scannedSet.size(), deleted.size()));
         }
@@ -196,7 +205,10 @@ final class TableWrites
                 .putAll(report.toSnapshotSummary())
                 .buildOrThrow();
         SchemaTableName name = handle.schemaTableName();
-        commit(name, () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, added, written.newRevisions(), summary),
+        // position delete files naming only rewritten files: their rows were left out of the new files
+        List<DeleteFile> obsoleteDeletes = ObsoleteDeletes.of(rewritten, delete -> deleteFileReader.referencedDataFiles(fileSystem, new QbeastDeleteFile(
+                delete.location(), delete.format().name(), QbeastDeleteFile.Content.POSITION_DELETES, delete.recordCount(), delete.fileSizeInBytes(), List.of())));
+        commit(name, () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, obsoleteDeletes, added, written.newRevisions(), summary),
                 failure -> failure instanceof ValidationException conflict
                         ? conflictError(name, startSnapshotId, deleted, conflict)
                         : CommitFailures.toTrinoException(Write.OPTIMIZE, name, OptionalLong.of(startSnapshotId), failure));
@@ -229,8 +241,8 @@ final class TableWrites
         }
     }
 
-    /** The files the pending optimize chose to rewrite; empty without one. */
-    Optional<List<DataFile>> optimizeFiles()
+    /** The files the pending optimize chose to rewrite, with their delete files; empty without one. */
+    Optional<List<FileScanTask>> optimizeFiles()
     {
         PendingWrite write = pendingWrite;
         return write == null || write.rewrittenFiles().isEmpty() ? Optional.empty() : Optional.of(write.rewrittenFiles());
@@ -339,9 +351,9 @@ final class TableWrites
      * kept).
      *
      * @param createTransaction the Iceberg transaction of a CTAS
-     * @param rewrittenFiles the files an optimize chose to rewrite (empty for CTAS and INSERT)
+     * @param rewrittenFiles the files an optimize chose to rewrite, with their delete files (empty for CTAS and INSERT)
      */
-    private record PendingWrite(String queryId, Location dataLocation, Optional<Location> ownedTableLocation, Optional<Transaction> createTransaction, List<DataFile> rewrittenFiles)
+    private record PendingWrite(String queryId, Location dataLocation, Optional<Location> ownedTableLocation, Optional<Transaction> createTransaction, List<FileScanTask> rewrittenFiles)
     {
         void cleanUp(TrinoFileSystem fileSystem)
         {

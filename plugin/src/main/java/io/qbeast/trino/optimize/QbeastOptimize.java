@@ -30,6 +30,7 @@ import org.apache.iceberg.types.Types;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -142,15 +143,17 @@ public final class QbeastOptimize
 
     /**
      * The files of the source's snapshot that the optimize rewrites: those the WHERE may match (by
-     * column bounds and cube region; by path and modification time exactly), chosen by mode.
+     * column bounds and cube region; by path and modification time exactly), chosen by mode; each
+     * with the delete files Iceberg planned for it (the optimize's scan must not rewrite deleted rows).
      */
-    public static List<DataFile> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast, TrinoFileSystem fileSystem)
+    public static List<FileScanTask> selectFiles(Table table, QbeastTableExecuteHandle handle, QbeastTableHandle source, Optional<QbeastTableMetadata> qbeast, TrinoFileSystem fileSystem)
     {
         if (source.snapshotId().isEmpty() || source.predicate().isNone()) {
             return ImmutableList.of();
         }
         QbeastFilePruner pruner = new QbeastFilePruner(table.schema(), qbeast, source.predicate(), Weight.ALL);
         List<DataFile> candidates = new ArrayList<>();
+        Map<String, FileScanTask> tasksByLocation = new HashMap<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .useSnapshot(source.snapshotId().get())
                 .filter(ExpressionConverter.toIcebergExpression(source.predicate()))
@@ -160,6 +163,7 @@ public final class QbeastOptimize
                 String location = task.file().location();
                 if (pruner.mayContain(task.file()) && FileMetadataColumns.matches(source.predicate(), location, () -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location))))) {
                     candidates.add(task.file());
+                    tasksByLocation.put(location, task);
                 }
             }
         }
@@ -172,12 +176,15 @@ public final class QbeastOptimize
                 .orElse(OptionalLong.empty());
         Types.NestedField cube = table.schema().findField(CUBE_COLUMN);
         Types.NestedField weight = table.schema().findField(WEIGHT_COLUMN);
-        return OptimizeSelection.select(
+        List<DataFile> selected = OptimizeSelection.select(
                 handle.mode(),
                 handle.revision().map(OptionalLong::of).orElse(OptionalLong.empty()),
                 newestRevision,
                 candidates,
                 cube == null ? -1 : cube.fieldId(),
                 weight == null ? -1 : weight.fieldId());
+        return selected.stream()
+                .map(file -> tasksByLocation.get(file.location()))
+                .collect(ImmutableList.toImmutableList());
     }
 }

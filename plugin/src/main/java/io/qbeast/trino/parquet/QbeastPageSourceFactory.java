@@ -147,13 +147,15 @@ public final class QbeastPageSourceFactory
             long weightUpperBound,
             ParquetReaderOptions options)
     {
-        return createPageSource(inputFile, start, length, fileSize, columns, tableSchema, predicate, enforced, List.of(), weightUpperBound, options);
+        return createPageSource(inputFile, start, length, fileSize, columns, tableSchema, predicate, enforced, List.of(), weightUpperBound, DeletedRows.NONE, options);
     }
 
     /**
-     * Like the above, and also returns only the rows where every one of {@code rowPredicates} is
-     * TRUE, evaluated after the weight bound and {@code enforced}'s domains ({@link RowPredicateFilter};
-     * their columns need not be among {@code columns}).
+     * Like the above, without the rows {@code deletes} removes (the rows that delete files of other
+     * engines delete from this file, loaded by {@link DeleteFileReader}): a sample is then the live
+     * rows under the weight bound. Of those it also returns only the rows where every one of
+     * {@code rowPredicates} is TRUE, evaluated after the weight bound, {@code enforced}'s domains and
+     * the deletes ({@link RowPredicateFilter}; their columns need not be among {@code columns}).
      */
     public ConnectorPageSource createPageSource(
             TrinoInputFile inputFile,
@@ -166,8 +168,10 @@ public final class QbeastPageSourceFactory
             TupleDomain<QbeastColumnHandle> enforced,
             List<RowPredicate> rowPredicates,
             long weightUpperBound,
+            DeletedRows deletes,
             ParquetReaderOptions options)
     {
+        requireNonNull(deletes, "deletes is null");
         requireNonNull(enforced, "enforced is null");
         requireNonNull(rowPredicates, "rowPredicates is null");
         if (enforced.isNone()) {
@@ -203,6 +207,7 @@ public final class QbeastPageSourceFactory
             weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
             predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             RowPredicateFilter.columns(rowPredicates).forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
+            deletes.equalityDeletes().forEach(equality -> equality.columns().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add)));
             MessageType requestedSchema = new MessageType(fileSchema.getName(), fileSchema.getFields().stream()
                     .filter(requestedFields::contains)
                     .collect(ImmutableList.toImmutableList()));
@@ -260,21 +265,35 @@ public final class QbeastPageSourceFactory
                     DOMAIN_COMPACTION_THRESHOLD,
                     options);
 
-            // sampling needs row numbers for the rows that have no stored weight
+            // columns of the equality deletes, read to match rows even when not projected
+            List<DeleteFilter.BoundEquality> equalities = new ArrayList<>();
+            for (DeletedRows.EqualityDeletes equality : deletes.equalityDeletes()) {
+                int[] channels = new int[equality.columns().size()];
+                for (int column = 0; column < channels.length; column++) {
+                    channels[column] = readerChannel(equality.columns().get(column), fileColumns, messageColumnIO, tableSchema, readerColumns, readerChannelById);
+                }
+                equalities.add(new DeleteFilter.BoundEquality(channels, equality.columns().stream().map(QbeastColumnHandle::type).collect(ImmutableList.toImmutableList()), equality.keys()));
+            }
+
+            // sampling needs row numbers for the rows that have no stored weight, position deletes to match rows
+            boolean rowNumbers = sampling || deletes.hasPositions();
             int rowNumberChannel = readerColumns.size();
+            Optional<DeleteFilter> deleteFilter = deletes.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new DeleteFilter(deletes.hasPositions() ? rowNumberChannel : -1, deletes.positions(), equalities));
             ParquetDataSourceId dataSourceId = dataSource.getId();
             ParquetReader reader = new ParquetReader(
                     Optional.ofNullable(fileMetadata.getCreatedBy()),
                     ImmutableList.copyOf(readerColumns),
-                    sampling,
+                    rowNumbers,
                     rowGroups,
                     dataSource,
                     UTC,
                     memoryContext,
                     options,
                     exception -> QbeastParquetPageSource.handleException(dataSourceId, exception),
-                    // column-index (page) filtering would shift row numbers; only used when not sampling
-                    sampling ? Optional.empty() : Optional.of(parquetPredicate),
+                    // column-index (page) filtering would shift row numbers; only used when they are not needed
+                    rowNumbers ? Optional.empty() : Optional.of(parquetPredicate),
                     Optional.empty(),
                     // the writer never encrypts; a file encrypted by another engine fails in readFooter
                     Optional.empty());
@@ -285,7 +304,7 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, rowPredicateFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, deleteFilter, rowPredicateFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);
@@ -382,7 +401,9 @@ public final class QbeastPageSourceFactory
             }
         });
         if (weightColumn.isPresent() && descriptorsById.containsKey(weightColumn.get().fieldId())) {
-            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), false);
+            // null allowed: a row without a stored weight (written by another engine) gets a derived
+            // one, which may be under the bound, so a row group of such rows is never skipped by it
+            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), true);
             domains.merge(descriptorsById.get(weightColumn.get().fieldId()), below, Domain::intersect);
         }
         return TupleDomain.withColumnDomains(ImmutableMap.copyOf(domains));

@@ -59,6 +59,7 @@ public final class QbeastParquetPageSource
     private final Optional<WeightFilter> weightFilter;
 
     private final Optional<RowFilter> rowFilter;
+    private final Optional<DeleteFilter> deleteFilter;
     private final Optional<RowPredicateFilter> rowPredicateFilter;
     // rows are in ascending stored weight (files of the qbeast writer): the first weight at or past the bound ends the split
     private final boolean sortedByWeight;
@@ -73,18 +74,21 @@ public final class QbeastParquetPageSource
     /**
      * @param weightFilter where the weight and row-number channels are, when sampling
      * @param rowFilter the predicate's domains checked per row, when any
-     * @param rowPredicateFilter the handle's row predicates (not domains) checked per row after the domains, when any
+     * @param deleteFilter the rows that delete files remove from the file, when any
+     * @param rowPredicateFilter the handle's row predicates (not domains) checked per row after the
+     *        domains and the deletes (a deleted row never reaches an expression that could fail), when any
      * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
      * @param rowGroupsRead row groups of the split given to the reader, for {@link #getMetrics()}
      * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}
      */
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<RowPredicateFilter> rowPredicateFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<DeleteFilter> deleteFilter, Optional<RowPredicateFilter> rowPredicateFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
     {
         this.rowPredicateFilter = requireNonNull(rowPredicateFilter, "rowPredicateFilter is null");
         this.sortedByWeight = sortedByWeight;
         this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsSkipped = rowGroupsSkipped;
         this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
+        this.deleteFilter = requireNonNull(deleteFilter, "deleteFilter is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.outputToReaderChannel = outputToReaderChannel.clone();
         this.missingColumnValues = missingColumnValues.clone();
@@ -134,6 +138,18 @@ public final class QbeastParquetPageSource
             if (rowFilter.isPresent()) {
                 try {
                     selection = rowFilter.get().apply(page, selection);
+                    if (selection != null && selection.length == 0) {
+                        continue;
+                    }
+                }
+                catch (RuntimeException e) {
+                    closeWithSuppression(e);
+                    throw handleException(reader.getDataSource().getId(), e);
+                }
+            }
+            if (deleteFilter.isPresent()) {
+                try {
+                    selection = deleteFilter.get().apply(page, selection);
                     if (selection != null && selection.length == 0) {
                         continue;
                     }

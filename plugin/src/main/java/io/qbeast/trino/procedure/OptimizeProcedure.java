@@ -6,13 +6,16 @@ import com.google.inject.Provider;
 import io.airlift.slice.Slice;
 import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastDeleteFile;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
 import io.qbeast.trino.metadata.QbeastMetadata;
 import io.qbeast.trino.metadata.QbeastMetadataFactory;
 import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.optimize.QbeastOptimize;
+import io.qbeast.trino.parquet.DeleteFileReader;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.qbeast.trino.read.DeleteFiles;
 import io.qbeast.trino.write.QbeastPageSinkProvider;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -34,6 +37,9 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.procedure.Procedure;
+import io.trino.spi.type.TypeManager;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 
 import java.io.IOException;
@@ -46,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static com.google.common.collect.ImmutableMap.toImmutableMap;
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
@@ -78,10 +85,13 @@ public class OptimizeProcedure
     private final QbeastPageSinkProvider pageSinkProvider;
     private final TrinoFileSystemFactory fileSystemFactory;
     private final QbeastPageSourceFactory pageSourceFactory = new QbeastPageSourceFactory();
+    private final DeleteFileReader deleteFileReader = new DeleteFileReader(pageSourceFactory, ParquetReaderOptions.defaultOptions());
+    private final TypeManager typeManager;
 
     @Inject
-    public OptimizeProcedure(QbeastMetadataFactory metadataFactory, QbeastPageSinkProvider pageSinkProvider, QbeastFileSystemFactory fileSystemFactory)
+    public OptimizeProcedure(QbeastMetadataFactory metadataFactory, QbeastPageSinkProvider pageSinkProvider, QbeastFileSystemFactory fileSystemFactory, TypeManager typeManager)
     {
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.metadataFactory = requireNonNull(metadataFactory, "metadataFactory is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
@@ -146,8 +156,12 @@ public class OptimizeProcedure
                 sink = pageSinkProvider.createPageSink(null, session, handle, Optional.empty(), null);
                 QbeastWritableTableHandle write = handle.write().orElseThrow();
                 TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+                // each chosen file with the delete files planned for it: deleted rows are not rewritten
+                Map<String, FileScanTask> tasks = metadata.optimizeFiles().orElseThrow().stream()
+                        .collect(toImmutableMap(task -> task.file().location(), task -> task));
+                Schema schema = SchemaParser.fromJson(write.schemaJson());
                 for (String file : handle.files()) {
-                    copyRows(fileSystem, file, write, sink);
+                    copyRows(fileSystem, file, DeleteFiles.toHandles(tasks.get(file).deletes(), schema, typeManager), schema, write, sink);
                 }
                 ConnectorPageSink finishing = sink;
                 sink = null;
@@ -167,7 +181,7 @@ public class OptimizeProcedure
         }
     }
 
-    private void copyRows(TrinoFileSystem fileSystem, String file, QbeastWritableTableHandle write, ConnectorPageSink sink)
+    private void copyRows(TrinoFileSystem fileSystem, String file, List<QbeastDeleteFile> deletes, Schema schema, QbeastWritableTableHandle write, ConnectorPageSink sink)
     {
         TrinoInputFile inputFile = fileSystem.newInputFile(Location.of(file));
         long length;
@@ -184,9 +198,12 @@ public class OptimizeProcedure
                 length,
                 length,
                 columns,
-                Optional.of(SchemaParser.fromJson(write.schemaJson())),
+                Optional.of(schema),
                 TupleDomain.all(),
+                TupleDomain.all(),
+                List.of(),
                 QbeastPageSourceFactory.NO_SAMPLING,
+                deleteFileReader.read(fileSystem, file, deletes),
                 ParquetReaderOptions.defaultOptions())) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();

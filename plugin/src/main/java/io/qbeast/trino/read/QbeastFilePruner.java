@@ -103,8 +103,10 @@ public final class QbeastFilePruner
             return Verdict.KEEP;
         }
         FileFacts facts = SnapshotIndexReader.facts(file, cubeFieldId, weightFieldId);
-        if (facts == null) {
-            // no index bounds: rows get derived weights in the Parquet layer, never prune on them
+        if (facts == null || hasUnindexedRows(file)) {
+            // no index bounds, or some rows without a stored weight (a file of another engine, or
+            // rewritten by one): those rows get derived weights in the Parquet layer and lie in no
+            // cube, so neither the weight bounds nor the cube region say anything about them
             return Verdict.KEEP;
         }
         if (facts.minWeight() >= weightBound) {
@@ -112,6 +114,17 @@ public final class QbeastFilePruner
         }
         Optional<QuerySpace> space = spaces.computeIfAbsent(SnapshotIndexReader.revisionId(facts.minCube()), this::space);
         return space.map(querySpace -> querySpace.mayContainFile(facts)).orElse(true) ? Verdict.KEEP : Verdict.REGION;
+    }
+
+    private boolean hasUnindexedRows(DataFile file)
+    {
+        Map<Integer, Long> nulls = file.nullValueCounts();
+        if (nulls == null) {
+            return false;
+        }
+        Long weightNulls = nulls.get(weightFieldId);
+        Long cubeNulls = nulls.get(cubeFieldId);
+        return (weightNulls != null && weightNulls > 0) || (cubeNulls != null && cubeNulls > 0);
     }
 
     private Optional<QuerySpace> space(long revisionId)

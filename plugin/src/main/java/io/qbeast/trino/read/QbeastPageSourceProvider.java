@@ -7,9 +7,11 @@ import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastSplit;
 import io.qbeast.trino.handle.QbeastTableHandle;
+import io.qbeast.trino.parquet.DeleteFileReader;
 import io.qbeast.trino.parquet.FooterCache;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.parquet.ParquetReaderOptions;
@@ -43,7 +45,8 @@ import static java.util.Objects.requireNonNull;
  * filter prune row groups, and the page source enforces the predicate's domains on non-nested
  * columns row by row, and then the handle's row predicates (the expressions
  * {@code QbeastMetadata.applyFilter} took over, see {@link RowPredicateTranslator}); the engine
- * filters only by what is left (nested columns, other expressions). The file metadata columns ({@code $path},
+ * filters only by what is left (nested columns, other expressions). Rows that the split's delete
+ * files (position and equality deletes of other engines) remove are never returned. The file metadata columns ({@code $path},
  * {@code $file_modified_time}) are not read from the file: {@link FileMetadataPageSource} adds the
  * split's values.
  */
@@ -62,11 +65,13 @@ public class QbeastPageSourceProvider
     private final ParquetReaderOptions readerOptions = ParquetReaderOptions.builder()
             .withMaxMergeDistance(MAX_MERGE_DISTANCE)
             .build();
+    private final DeleteFileReader deleteFileReader;
 
     @Inject
     public QbeastPageSourceProvider(QbeastFileSystemFactory fileSystemFactory, FooterCache footerCache)
     {
         this.pageSourceFactory = new QbeastPageSourceFactory(footerCache);
+        this.deleteFileReader = new DeleteFileReader(pageSourceFactory, ParquetReaderOptions.defaultOptions());
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
     }
 
@@ -98,7 +103,8 @@ public class QbeastPageSourceProvider
             return new EmptyPageSource();
         }
         List<QbeastColumnHandle> requested = columns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList());
-        TrinoInputFile inputFile = fileSystemFactory.create(session).newInputFile(Location.of(qbeastSplit.path()), qbeastSplit.fileSize());
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoInputFile inputFile = fileSystem.newInputFile(Location.of(qbeastSplit.path()), qbeastSplit.fileSize());
         LongSupplier modifiedMillis = memoize(() -> FileMetadataColumns.modifiedMillis(inputFile));
         // the split source dropped the files whose path or time the handle's predicate rejects; a
         // dynamic filter on them may have narrowed since
@@ -119,6 +125,8 @@ public class QbeastPageSourceProvider
                 enforcedPredicate(tableHandle.predicate()),
                 tableHandle.rowPredicates(),
                 tableHandle.weightUpperBound(),
+                // the rows other engines deleted from the file: every read (scan, sample, optimize) leaves them out
+                deleteFileReader.read(fileSystem, qbeastSplit.path(), qbeastSplit.deletes()),
                 readerOptions);
         if (fileColumns.size() == requested.size()) {
             return source;

@@ -8,6 +8,7 @@ import io.qbeast.trino.catalog.QbeastTableMetadataReader;
 import io.qbeast.trino.catalog.TransactionTables;
 import io.qbeast.trino.config.QbeastSessionProperties;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastDeleteFile;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -21,8 +22,8 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.type.TypeManager;
 import org.apache.iceberg.BaseFileScanTask;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpecParser;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
@@ -62,10 +64,12 @@ public class QbeastSplitManager
     private final PlanningExecutors executors;
     private final ClassLoader classLoader;
     private final TrinoFileSystemFactory fileSystemFactory;
+    private final TypeManager typeManager;
 
     @Inject
-    public QbeastSplitManager(TransactionTables transactionTables, PlanningExecutors executors, ClassLoader classLoader, TrinoFileSystemFactory fileSystemFactory)
+    public QbeastSplitManager(TransactionTables transactionTables, PlanningExecutors executors, ClassLoader classLoader, TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager)
     {
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.transactionTables = requireNonNull(transactionTables, "transactionTables is null");
         this.executors = requireNonNull(executors, "executors is null");
@@ -82,16 +86,18 @@ public class QbeastSplitManager
                 return new FixedSplitSource(List.of(), List.of());
             }
             Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
-            List<DataFile> files = transactionTables.optimizeFiles(transaction, session.getIdentity())
+            DeleteFiles.checkFormatVersion(table.schemaTableName(), icebergTable);
+            List<FileScanTask> files = transactionTables.optimizeFiles(transaction, session.getIdentity())
                     .orElseThrow(() -> new IllegalStateException("Optimize of %s scans without having begun".formatted(table.schemaTableName())));
-            checkState(files.stream().map(DataFile::location).collect(toImmutableSet()).equals(ImmutableSet.copyOf(table.optimizeFiles().get())),
+            checkState(files.stream().map(task -> task.file().location()).collect(toImmutableSet()).equals(ImmutableSet.copyOf(table.optimizeFiles().get())),
                     "Optimize of %s scans other files than it chose", table.schemaTableName());
-            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(wholeFileTasks(icebergTable, files), executors.splitBatches()), classLoader);
+            return new ClassLoaderSafeConnectorSplitSource(QbeastSplitSource.forOptimize(wholeFileTasks(icebergTable, files), executors.splitBatches(), deleteHandles(icebergTable)), classLoader);
         }
         if (table.snapshotId().isEmpty() || table.predicate().isNone() || table.weightUpperBound() <= Weight.NONE) {
             return FixedSplitSource.emptySplitSource();
         }
         Table icebergTable = transactionTables.icebergTable(transaction, session.getIdentity(), table.schemaTableName());
+        DeleteFiles.checkFormatVersion(table.schemaTableName(), icebergTable);
         TableScan scan = snapshotScan(icebergTable, table.snapshotId().get());
         Schema scanSchema = scan.schema();
         scan = scan
@@ -105,17 +111,24 @@ public class QbeastSplitManager
         QbeastFilePruner pruner = new QbeastFilePruner(icebergTable.schema(), QbeastTableMetadataReader.read(table.schemaTableName(), icebergTable), table.predicate(), table.weightUpperBound());
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         ToLongFunction<String> modifiedMillis = location -> FileMetadataColumns.modifiedMillis(fileSystem.newInputFile(Location.of(location)));
-        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis, QbeastSessionProperties.getMaxSplitSize(session).toBytes()), classLoader);
+        return new ClassLoaderSafeConnectorSplitSource(new QbeastSplitSource(scan, executors.splitBatches(), pruner, table.predicate(), snapshotFiles(icebergTable, table.snapshotId().get()), modifiedMillis, deleteHandles(icebergTable), QbeastSessionProperties.getMaxSplitSize(session).toBytes()), classLoader);
     }
 
-    // the files as scan tasks without planning: all rows of each (no delete files in a qbeast table)
-    private static List<FileScanTask> wholeFileTasks(Table table, List<DataFile> files)
+    private Function<List<DeleteFile>, List<QbeastDeleteFile>> deleteHandles(Table table)
+    {
+        Schema schema = table.schema();
+        return deletes -> DeleteFiles.toHandles(deletes, schema, typeManager);
+    }
+
+    // the chosen files as scan tasks of all their rows (their planned residual was the optimize's
+    // WHERE, which selects whole files), with the delete files planned for them
+    private static List<FileScanTask> wholeFileTasks(Table table, List<FileScanTask> tasks)
     {
         String schema = SchemaParser.toJson(table.schema());
         Map<Integer, String> specs = new HashMap<>();
         ResidualEvaluator allRows = ResidualEvaluator.unpartitioned(Expressions.alwaysTrue());
-        return files.stream()
-                .map(file -> (FileScanTask) new BaseFileScanTask(file, new DeleteFile[0], schema, specs.computeIfAbsent(file.specId(), id -> PartitionSpecParser.toJson(table.specs().get(id))), allRows))
+        return tasks.stream()
+                .map(task -> (FileScanTask) new BaseFileScanTask(task.file(), task.deletes().toArray(DeleteFile[]::new), schema, specs.computeIfAbsent(task.file().specId(), id -> PartitionSpecParser.toJson(table.specs().get(id))), allRows))
                 .toList();
     }
 

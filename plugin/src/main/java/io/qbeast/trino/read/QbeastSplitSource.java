@@ -3,6 +3,7 @@ package io.qbeast.trino.read;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.qbeast.trino.handle.QbeastColumnHandle;
+import io.qbeast.trino.handle.QbeastDeleteFile;
 import io.qbeast.trino.handle.QbeastSplit;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.SplitWeight;
@@ -12,6 +13,7 @@ import io.trino.spi.connector.DynamicFilterSnapshot;
 import io.trino.spi.metrics.Metric;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.predicate.TupleDomain;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
@@ -27,6 +29,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -66,6 +69,8 @@ public class QbeastSplitSource
     // a data file's modification time in epoch milliseconds, read only for a predicate on $file_modified_time
     private final ToLongFunction<String> modifiedMillis;
     private final long maxSplitSize;
+    // the delete files Iceberg attached to a data file, as its splits carry them
+    private final Function<List<DeleteFile>, List<QbeastDeleteFile>> deleteHandles;
     private long keptFiles;
     private long prunedByFileMetadata;
     private long prunedBySample;
@@ -84,29 +89,31 @@ public class QbeastSplitSource
      * @param predicate the handle's predicate; narrowed by the dynamic filter's snapshot at every batch
      * @param snapshotFiles the snapshot's data file count (from its summary), to report how many the Iceberg scan's column-bounds filter skipped
      * @param modifiedMillis a data file's modification time in epoch milliseconds, by its location
+     * @param deleteHandles the delete files of a planned file, as a split carries them
      * @param maxSplitSize the largest split in bytes (of whole row groups; a larger row group is a split of its own)
      */
-    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, long maxSplitSize)
+    public QbeastSplitSource(TableScan scan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Function<List<DeleteFile>, List<QbeastDeleteFile>> deleteHandles, long maxSplitSize)
     {
-        this(scan::planFiles, executor, pruner, predicate, snapshotFiles, modifiedMillis, Optional.empty(), maxSplitSize);
+        this(scan::planFiles, executor, pruner, predicate, snapshotFiles, modifiedMillis, deleteHandles, Optional.empty(), maxSplitSize);
     }
 
     /**
      * The scan of an optimize: every row of exactly the files it chose (whole, with their
-     * statistics as planned when it began: the snapshot is not planned again).
+     * statistics and delete files as planned when it began: the snapshot is not planned again).
      */
-    public static QbeastSplitSource forOptimize(List<FileScanTask> files, Executor executor)
+    public static QbeastSplitSource forOptimize(List<FileScanTask> files, Executor executor, Function<List<DeleteFile>, List<QbeastDeleteFile>> deleteHandles)
     {
         Set<String> locations = files.stream().map(task -> task.file().location()).collect(toImmutableSet());
         return new QbeastSplitSource(() -> CloseableIterable.withNoopClose(files), executor, null, TupleDomain.all(), OptionalLong.empty(), _ -> {
             throw new IllegalStateException("An optimize's scan has no predicate");
-        }, Optional.of(locations), TARGET_SPLIT_SIZE);
+        }, deleteHandles, Optional.of(locations), TARGET_SPLIT_SIZE);
     }
 
-    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Optional<Set<String>> optimizeFiles, long maxSplitSize)
+    private QbeastSplitSource(Supplier<CloseableIterable<FileScanTask>> plan, Executor executor, QbeastFilePruner pruner, TupleDomain<QbeastColumnHandle> predicate, OptionalLong snapshotFiles, ToLongFunction<String> modifiedMillis, Function<List<DeleteFile>, List<QbeastDeleteFile>> deleteHandles, Optional<Set<String>> optimizeFiles, long maxSplitSize)
     {
         checkArgument(maxSplitSize > 0, "maxSplitSize is not positive: %s", maxSplitSize);
         this.maxSplitSize = maxSplitSize;
+        this.deleteHandles = requireNonNull(deleteHandles, "deleteHandles is null");
         this.modifiedMillis = requireNonNull(modifiedMillis, "modifiedMillis is null");
         this.snapshotFiles = requireNonNull(snapshotFiles, "snapshotFiles is null");
         this.optimizeFiles = requireNonNull(optimizeFiles, "optimizeFiles is null");
@@ -168,7 +175,7 @@ public class QbeastSplitSource
                     continue;
                 }
                 keptFiles++;
-                pieces = splits(task).iterator();
+                pieces = splits(task, deleteHandles.apply(task.deletes())).iterator();
                 continue;
             }
             splits.add(pieces.next());
@@ -186,7 +193,7 @@ public class QbeastSplitSource
      * the largest split size, so a file of many small row groups (the writer cuts files into
      * several for samples) is still one split, opened and its footer read once.
      */
-    private List<QbeastSplit> splits(FileScanTask task)
+    private List<QbeastSplit> splits(FileScanTask task, List<QbeastDeleteFile> deletes)
     {
         ImmutableList.Builder<QbeastSplit> splits = ImmutableList.builder();
         long start = -1;
@@ -197,22 +204,22 @@ public class QbeastSplitSource
                 continue;
             }
             if (start >= 0) {
-                splits.add(toSplit(task, start, end - start));
+                splits.add(toSplit(task, start, end - start, deletes));
             }
             start = piece.start();
             end = piece.start() + piece.length();
         }
         if (start >= 0) {
-            splits.add(toSplit(task, start, end - start));
+            splits.add(toSplit(task, start, end - start, deletes));
         }
         return splits.build();
     }
 
-    private QbeastSplit toSplit(FileScanTask task, long start, long length)
+    private QbeastSplit toSplit(FileScanTask task, long start, long length, List<QbeastDeleteFile> deletes)
     {
         long fileSize = task.file().fileSizeInBytes();
         double weight = Math.min(1.0, Math.max((double) length / maxSplitSize, 0.01));
-        return new QbeastSplit(task.file().location(), start, length, fileSize, task.file().recordCount(), SplitWeight.fromProportion(weight));
+        return new QbeastSplit(task.file().location(), start, length, fileSize, task.file().recordCount(), deletes, SplitWeight.fromProportion(weight));
     }
 
     /**
