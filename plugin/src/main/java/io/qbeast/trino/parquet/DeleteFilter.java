@@ -21,6 +21,7 @@ import static java.util.Objects.requireNonNull;
  * not projected.
  */
 final class DeleteFilter
+        implements RowSelection
 {
     private final int rowNumberChannel;
     private final long[] positions;
@@ -43,7 +44,8 @@ final class DeleteFilter
      * @param selection positions to consider, ascending; {@code null}: all
      * @return the positions kept, ascending; {@code null} when all rows are kept
      */
-    int[] apply(SourcePage page, int[] selection)
+    @Override
+    public int[] apply(SourcePage page, int[] selection)
     {
         int count = selection == null ? page.getPositionCount() : selection.length;
         int[] kept = new int[count];

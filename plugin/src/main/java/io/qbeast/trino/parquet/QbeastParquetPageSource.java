@@ -22,8 +22,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.ObjLongConsumer;
+import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_BAD_DATA;
@@ -58,9 +60,9 @@ public final class QbeastParquetPageSource
     private final Block[] missingColumnValues;
     private final Optional<WeightFilter> weightFilter;
 
-    private final Optional<RowFilter> rowFilter;
-    private final Optional<DeleteFilter> deleteFilter;
-    private final Optional<RowPredicateFilter> rowPredicateFilter;
+    // after the weight bound, in order: the predicate's domains, other engines' deletes (so a deleted
+    // row never reaches an expression that could fail), the handle's row predicates
+    private final List<RowSelection> rowSelections;
     // rows are in ascending stored weight (files of the qbeast writer): the first weight at or past the bound ends the split
     private final boolean sortedByWeight;
     private final long rowGroupsRead;
@@ -83,12 +85,16 @@ public final class QbeastParquetPageSource
      */
     QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<DeleteFilter> deleteFilter, Optional<RowPredicateFilter> rowPredicateFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
     {
-        this.rowPredicateFilter = requireNonNull(rowPredicateFilter, "rowPredicateFilter is null");
         this.sortedByWeight = sortedByWeight;
         this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsSkipped = rowGroupsSkipped;
-        this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
-        this.deleteFilter = requireNonNull(deleteFilter, "deleteFilter is null");
+        this.rowSelections = Stream.of(
+                        requireNonNull(rowFilter, "rowFilter is null"),
+                        requireNonNull(deleteFilter, "deleteFilter is null"),
+                        requireNonNull(rowPredicateFilter, "rowPredicateFilter is null"))
+                .flatMap(Optional::stream)
+                .map(RowSelection.class::cast)
+                .collect(toImmutableList());
         this.reader = requireNonNull(reader, "reader is null");
         this.outputToReaderChannel = outputToReaderChannel.clone();
         this.missingColumnValues = missingColumnValues.clone();
@@ -135,41 +141,20 @@ public final class QbeastParquetPageSource
                     throw handleException(reader.getDataSource().getId(), e);
                 }
             }
-            if (rowFilter.isPresent()) {
-                try {
-                    selection = rowFilter.get().apply(page, selection);
+            try {
+                for (RowSelection step : rowSelections) {
+                    selection = step.apply(page, selection);
                     if (selection != null && selection.length == 0) {
-                        continue;
+                        break;
                     }
-                }
-                catch (RuntimeException e) {
-                    closeWithSuppression(e);
-                    throw handleException(reader.getDataSource().getId(), e);
                 }
             }
-            if (deleteFilter.isPresent()) {
-                try {
-                    selection = deleteFilter.get().apply(page, selection);
-                    if (selection != null && selection.length == 0) {
-                        continue;
-                    }
-                }
-                catch (RuntimeException e) {
-                    closeWithSuppression(e);
-                    throw handleException(reader.getDataSource().getId(), e);
-                }
+            catch (RuntimeException e) {
+                closeWithSuppression(e);
+                throw handleException(reader.getDataSource().getId(), e);
             }
-            if (rowPredicateFilter.isPresent()) {
-                try {
-                    selection = rowPredicateFilter.get().apply(page, selection);
-                    if (selection != null && selection.length == 0) {
-                        continue;
-                    }
-                }
-                catch (RuntimeException e) {
-                    closeWithSuppression(e);
-                    throw handleException(reader.getDataSource().getId(), e);
-                }
+            if (selection != null && selection.length == 0) {
+                continue;
             }
             // the selection is kept here, not in the reader's page: trino-parquet 476's page applies a
             // second selectPositions (the engine's filter) to blocks it already filtered, losing rows
@@ -320,6 +305,7 @@ public final class QbeastParquetPageSource
      * @param filters the domains compiled for the types ({@link DomainFilter}), once per split
      */
     record RowFilter(int[] channels, List<Domain> domains, List<Type> types, List<DomainFilter> filters)
+            implements RowSelection
     {
         RowFilter
         {
@@ -341,11 +327,8 @@ public final class QbeastParquetPageSource
             return List.of(filters);
         }
 
-        /**
-         * @param selection positions to consider, ascending; {@code null}: all
-         * @return the positions kept, ascending; {@code null} when all rows are kept
-         */
-        int[] apply(SourcePage page, int[] selection)
+        @Override
+        public int[] apply(SourcePage page, int[] selection)
         {
             int count = selection == null ? page.getPositionCount() : selection.length;
             int[] kept = new int[count];

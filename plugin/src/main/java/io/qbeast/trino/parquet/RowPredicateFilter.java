@@ -48,6 +48,7 @@ import static java.util.Objects.requireNonNull;
  * evaluate it on.
  */
 public final class RowPredicateFilter
+        implements RowSelection
 {
     private static final byte FALSE = 0;
     private static final byte TRUE = 1;
@@ -93,6 +94,7 @@ public final class RowPredicateFilter
      * @param selection positions to consider, ascending; {@code null}: all
      * @return the positions kept, ascending; {@code null} when all rows are kept
      */
+    @Override
     public int[] apply(SourcePage page, int[] selection)
     {
         int count = selection == null ? page.getPositionCount() : selection.length;
