@@ -1,6 +1,5 @@
 package io.qbeast.trino.handle;
 
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.qbeast.index.Weight;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
@@ -28,7 +27,7 @@ public record QbeastTableHandle(
         String tableName,
         Optional<Long> snapshotId,
         TupleDomain<QbeastColumnHandle> predicate,
-        @JsonSerialize(using = RowPredicateListSerializer.class) List<RowPredicate> rowPredicates,
+        List<RowPredicate> rowPredicates,
         double sampleFraction,
         Optional<List<String>> optimizeFiles)
         implements ConnectorTableHandle

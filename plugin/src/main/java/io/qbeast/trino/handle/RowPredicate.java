@@ -1,5 +1,6 @@
 package io.qbeast.trino.handle;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.trino.spi.type.Type;
@@ -24,20 +25,30 @@ import static java.util.Objects.requireNonNull;
  * {@code integer}, {@code bigint}, {@code date}) values are held as longs, {@code double} as
  * doubles, {@code varchar} as bytes. Boolean expressions have three values, as in SQL.
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "@kind")
+// The type id is a property of each record (EXISTING_PROPERTY), written by any bean serializer:
+// the engine writes a list of these by the elements' runtime classes, without type serializers,
+// and only jackson-annotations is shared between a plugin and the engine (a databind
+// @JsonSerialize in the plugin is invisible to the server's mapper)
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXISTING_PROPERTY, property = RowPredicate.KIND_PROPERTY)
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = RowPredicate.ColumnValue.class, name = "column"),
-        @JsonSubTypes.Type(value = RowPredicate.LongConstant.class, name = "long"),
-        @JsonSubTypes.Type(value = RowPredicate.DoubleConstant.class, name = "double"),
-        @JsonSubTypes.Type(value = RowPredicate.SliceConstant.class, name = "slice"),
-        @JsonSubTypes.Type(value = RowPredicate.Call.class, name = "call"),
-        @JsonSubTypes.Type(value = RowPredicate.Like.class, name = "like"),
+        @JsonSubTypes.Type(value = RowPredicate.ColumnValue.class, name = RowPredicate.ColumnValue.KIND),
+        @JsonSubTypes.Type(value = RowPredicate.LongConstant.class, name = RowPredicate.LongConstant.KIND),
+        @JsonSubTypes.Type(value = RowPredicate.DoubleConstant.class, name = RowPredicate.DoubleConstant.KIND),
+        @JsonSubTypes.Type(value = RowPredicate.SliceConstant.class, name = RowPredicate.SliceConstant.KIND),
+        @JsonSubTypes.Type(value = RowPredicate.Call.class, name = RowPredicate.Call.KIND),
+        @JsonSubTypes.Type(value = RowPredicate.Like.class, name = RowPredicate.Like.KIND),
 })
 public sealed interface RowPredicate
         permits RowPredicate.ColumnValue, RowPredicate.LongConstant, RowPredicate.DoubleConstant, RowPredicate.SliceConstant, RowPredicate.Call, RowPredicate.Like
 {
+    String KIND_PROPERTY = "@kind";
+
     /** The SQL type of the value. */
     Type type();
+
+    /** The JSON form's name of this kind of expression, its type id. */
+    @JsonProperty(KIND_PROPERTY)
+    String kind();
 
     /** The operations the page source evaluates, with SQL's semantics (Trino's operators for the types). */
     enum Operator
@@ -78,6 +89,15 @@ public sealed interface RowPredicate
     record ColumnValue(QbeastColumnHandle column)
             implements RowPredicate
     {
+        static final String KIND = "column";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         public ColumnValue
         {
             requireNonNull(column, "column is null");
@@ -100,6 +120,15 @@ public sealed interface RowPredicate
     record LongConstant(Type type, long value)
             implements RowPredicate
     {
+        static final String KIND = "long";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         public LongConstant
         {
             requireNonNull(type, "type is null");
@@ -115,6 +144,15 @@ public sealed interface RowPredicate
     record DoubleConstant(double value)
             implements RowPredicate
     {
+        static final String KIND = "double";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         @Override
         public Type type()
         {
@@ -132,6 +170,15 @@ public sealed interface RowPredicate
     record SliceConstant(Type type, byte[] value)
             implements RowPredicate
     {
+        static final String KIND = "slice";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         public SliceConstant
         {
             requireNonNull(type, "type is null");
@@ -167,6 +214,15 @@ public sealed interface RowPredicate
     record Call(Type type, Operator operator, List<RowPredicate> arguments)
             implements RowPredicate
     {
+        static final String KIND = "call";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         public Call
         {
             requireNonNull(type, "type is null");
@@ -191,6 +247,15 @@ public sealed interface RowPredicate
     record Like(RowPredicate value, String pattern, Optional<String> escape)
             implements RowPredicate
     {
+        static final String KIND = "like";
+
+        @Override
+        @JsonProperty(KIND_PROPERTY)
+        public String kind()
+        {
+            return KIND;
+        }
+
         public Like
         {
             requireNonNull(value, "value is null");
