@@ -13,6 +13,7 @@ import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
 
+import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static java.util.concurrent.TimeUnit.DAYS;
 
@@ -24,9 +25,14 @@ public class QbeastConfig
     static final String MAX_WRITER_BUFFER_SIZE = "16GB";
     static final String MIN_TARGET_FILE_SIZE = "1kB";
     static final String MIN_MAX_SPLIT_SIZE = "1kB";
+    static final String MIN_PARQUET_PAGE_SIZE = "1kB";
+    static final String MAX_PARQUET_PAGE_SIZE = "64MB";
+    static final int MAX_PARQUET_BATCH_SIZE = 1_000_000;
     // named in the error of a table procedure refused for a retention below them
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "qbeast.expire-snapshots.min-retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "qbeast.remove-orphan-files.min-retention";
+
+    private static final int PAGE_SIZE_KB = 16;
 
     /**
      * Rows per cube of new tables. 1M rows: a cube is then a file of tens to a few hundred MB
@@ -57,6 +63,9 @@ public class QbeastConfig
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
     private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
     private DataSize parquetFooterCacheMaxSize = DataSize.of(256, MEGABYTE);
+    // pages small enough that a sample reads a few pages of a cube's weight-ordered row group (see README)
+    private DataSize parquetWriterPageSize = DataSize.of(PAGE_SIZE_KB, KILOBYTE);
+    private int parquetWriterBatchSize = 1024;
 
     @NotNull
     public CatalogType getCatalogType()
@@ -334,6 +343,37 @@ public class QbeastConfig
     public QbeastConfig setParquetFooterCacheMaxSize(DataSize parquetFooterCacheMaxSize)
     {
         this.parquetFooterCacheMaxSize = parquetFooterCacheMaxSize;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize(MIN_PARQUET_PAGE_SIZE)
+    @MaxDataSize(MAX_PARQUET_PAGE_SIZE)
+    public DataSize getParquetWriterPageSize()
+    {
+        return parquetWriterPageSize;
+    }
+
+    @Config("qbeast.parquet.writer.page-size")
+    @ConfigDescription("Parquet page size a writer aims at (encoded bytes of a column's page); pages are indexed, so a read skips pages outside its weight bound")
+    public QbeastConfig setParquetWriterPageSize(DataSize parquetWriterPageSize)
+    {
+        this.parquetWriterPageSize = parquetWriterPageSize;
+        return this;
+    }
+
+    @Min(1)
+    @jakarta.validation.constraints.Max(MAX_PARQUET_BATCH_SIZE)
+    public int getParquetWriterBatchSize()
+    {
+        return parquetWriterBatchSize;
+    }
+
+    @Config("qbeast.parquet.writer.batch-size")
+    @ConfigDescription("Rows the Parquet writer encodes at once; a page ends only between batches, so this is the fewest rows of a page")
+    public QbeastConfig setParquetWriterBatchSize(int parquetWriterBatchSize)
+    {
+        this.parquetWriterBatchSize = parquetWriterBatchSize;
         return this;
     }
 

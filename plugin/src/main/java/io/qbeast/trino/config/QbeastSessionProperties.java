@@ -12,6 +12,7 @@ import java.util.List;
 import static io.trino.plugin.base.session.PropertyMetadataUtil.dataSizeProperty;
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
+import static io.trino.spi.session.PropertyMetadata.integerProperty;
 
 /**
  * What a user tunes per query ({@code SET SESSION <catalog>.<name> = ...}), each defaulting to its
@@ -25,6 +26,8 @@ public final class QbeastSessionProperties
     public static final String WRITER_BUFFER_SIZE = "writer_buffer_size";
     public static final String COMPRESSION_CODEC = "compression_codec";
     public static final String MAX_SPLIT_SIZE = "max_split_size";
+    public static final String PARQUET_WRITER_PAGE_SIZE = "parquet_writer_page_size";
+    public static final String PARQUET_WRITER_BATCH_SIZE = "parquet_writer_batch_size";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
@@ -39,7 +42,15 @@ public final class QbeastSessionProperties
                 enumProperty(COMPRESSION_CODEC, "Parquet compression of the data files a write creates (qbeast.compression-codec)",
                         QbeastCompressionCodec.class, config.getCompressionCodec(), false),
                 checkedDataSize(MAX_SPLIT_SIZE, "Largest split of a data file, in whole row groups (qbeast.max-split-size)",
-                        config.getMaxSplitSize(), DataSize.valueOf(QbeastConfig.MIN_MAX_SPLIT_SIZE), null));
+                        config.getMaxSplitSize(), DataSize.valueOf(QbeastConfig.MIN_MAX_SPLIT_SIZE), null),
+                checkedDataSize(PARQUET_WRITER_PAGE_SIZE, "Parquet page size of the data files a write creates (qbeast.parquet.writer.page-size)",
+                        config.getParquetWriterPageSize(), DataSize.valueOf(QbeastConfig.MIN_PARQUET_PAGE_SIZE), DataSize.valueOf(QbeastConfig.MAX_PARQUET_PAGE_SIZE)),
+                integerProperty(PARQUET_WRITER_BATCH_SIZE, "Rows the Parquet writer encodes at once, the fewest rows of a page (qbeast.parquet.writer.batch-size)",
+                        config.getParquetWriterBatchSize(), value -> {
+                            if (value < 1 || value > QbeastConfig.MAX_PARQUET_BATCH_SIZE) {
+                                throw new TrinoException(INVALID_SESSION_PROPERTY, "Session property %s must be between 1 and %s, but is %s".formatted(PARQUET_WRITER_BATCH_SIZE, QbeastConfig.MAX_PARQUET_BATCH_SIZE, value));
+                            }
+                        }, false));
     }
 
     public List<PropertyMetadata<?>> getSessionProperties()
@@ -65,6 +76,16 @@ public final class QbeastSessionProperties
     public static DataSize getMaxSplitSize(ConnectorSession session)
     {
         return session.getProperty(MAX_SPLIT_SIZE, DataSize.class);
+    }
+
+    public static DataSize getParquetWriterPageSize(ConnectorSession session)
+    {
+        return session.getProperty(PARQUET_WRITER_PAGE_SIZE, DataSize.class);
+    }
+
+    public static int getParquetWriterBatchSize(ConnectorSession session)
+    {
+        return session.getProperty(PARQUET_WRITER_BATCH_SIZE, Integer.class);
     }
 
     private static PropertyMetadata<DataSize> checkedDataSize(String name, String description, DataSize defaultValue, DataSize min, DataSize max)

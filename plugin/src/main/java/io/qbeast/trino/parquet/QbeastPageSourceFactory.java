@@ -39,11 +39,13 @@ import org.apache.parquet.schema.Type;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -250,9 +252,12 @@ public final class QbeastPageSourceFactory
             }
 
             Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
+            boolean storedWeights = weightColumn.flatMap(fileColumns::find)
+                    .map(field -> storedWeights(parquetMetadata.getParquetMetadata(), field.getName(), start, length))
+                    .orElse(false);
             TupleDomain<ColumnDescriptor> parquetDomain = options.isIgnoreStatistics()
                     ? TupleDomain.all()
-                    : parquetDomain(descriptorsByPath, predicate, weightColumn, weightUpperBound);
+                    : parquetDomain(descriptorsByPath, predicate, weightColumn, weightUpperBound, !storedWeights);
             TupleDomainParquetPredicate parquetPredicate = buildPredicate(requestedSchema, parquetDomain, descriptorsByPath, UTC);
             List<RowGroupInfo> rowGroups = FooterRowGroupFilter.rowGroups(
                     start,
@@ -276,7 +281,7 @@ public final class QbeastPageSourceFactory
             }
 
             // sampling needs row numbers for the rows that have no stored weight, position deletes to match rows
-            boolean rowNumbers = sampling || deletes.hasPositions();
+            boolean rowNumbers = (sampling && !storedWeights) || deletes.hasPositions();
             int rowNumberChannel = readerColumns.size();
             Optional<DeleteFilter> deleteFilter = deletes.isEmpty()
                     ? Optional.empty()
@@ -293,7 +298,7 @@ public final class QbeastPageSourceFactory
                     options,
                     exception -> QbeastParquetPageSource.handleException(dataSourceId, exception),
                     // column-index (page) filtering would shift row numbers; only used when they are not needed
-                    rowNumbers ? Optional.empty() : Optional.of(parquetPredicate),
+                    rowNumbers ? Optional.empty() : Optional.of(pagePredicate(requestedSchema, parquetDomain, descriptorsByPath, readerColumns)),
                     Optional.empty(),
                     // the writer never encrypts; a file encrypted by another engine fails in readFooter
                     Optional.empty());
@@ -315,6 +320,59 @@ public final class QbeastPageSourceFactory
                 throw new TrinoException(QBEAST_BAD_DATA, "Corrupt Parquet file %s: %s".formatted(inputFile.location(), e.getMessage()), e);
             }
             throw new TrinoException(QBEAST_FILESYSTEM_ERROR, "Error opening Parquet file %s (offset=%s, length=%s): %s".formatted(inputFile.location(), start, length, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Whether every row of the split's row groups has a stored weight (the weight column's
+     * statistics count no nulls). A sample then needs no row numbers, so the reader may skip the
+     * pages whose weights lie past the bound (column-index filtering, which would shift row
+     * numbers), and its weight domain need not allow nulls (with nulls allowed, trino-parquet keeps
+     * every page: it reads page indexes without their null counts). Files appended by other engines
+     * have no weights, or null ones.
+     */
+    static boolean storedWeights(org.apache.parquet.format.FileMetaData footer, String weightField, long start, long length)
+    {
+        for (org.apache.parquet.format.RowGroup rowGroup : footer.getRow_groups()) {
+            OptionalLong firstByte = FooterRowGroupFilter.firstByte(rowGroup);
+            if (firstByte.isEmpty() || firstByte.getAsLong() < start || firstByte.getAsLong() >= start + length) {
+                continue;
+            }
+            boolean counted = false;
+            for (org.apache.parquet.format.ColumnChunk chunk : rowGroup.getColumns()) {
+                org.apache.parquet.format.ColumnMetaData metadata = chunk.getMeta_data();
+                if (metadata != null && metadata.getPath_in_schema().size() == 1 && metadata.getPath_in_schema().getFirst().equals(weightField)) {
+                    counted = metadata.isSetStatistics() && metadata.getStatistics().isSetNull_count() && metadata.getStatistics().getNull_count() == 0;
+                }
+            }
+            if (!counted) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The predicate the reader filters pages by: the domains of the columns it reads only.
+     * parquet-java's column-index filter takes a column the reader does not read for one that is
+     * all null, so a domain of a predicate-only column (read for its row-group statistics, never
+     * decoded) would leave no rows.
+     */
+    private static TupleDomainParquetPredicate pagePredicate(MessageType requestedSchema, TupleDomain<ColumnDescriptor> parquetDomain, Map<List<String>, ColumnDescriptor> descriptorsByPath, List<Column> readerColumns)
+    {
+        Set<ColumnDescriptor> read = new HashSet<>();
+        readerColumns.forEach(column -> addLeaves(column.field(), read));
+        TupleDomain<ColumnDescriptor> readDomain = parquetDomain.filter((descriptor, _) -> read.contains(descriptor));
+        return buildPredicate(requestedSchema, readDomain, descriptorsByPath, UTC);
+    }
+
+    private static void addLeaves(io.trino.parquet.Field field, Set<ColumnDescriptor> leaves)
+    {
+        if (field instanceof io.trino.parquet.PrimitiveField primitive) {
+            leaves.add(primitive.getDescriptor());
+        }
+        else if (field instanceof io.trino.parquet.GroupField group) {
+            group.getChildren().forEach(child -> child.ifPresent(value -> addLeaves(value, leaves)));
         }
     }
 
@@ -388,7 +446,8 @@ public final class QbeastPageSourceFactory
             Map<List<String>, ColumnDescriptor> descriptorsByPath,
             TupleDomain<QbeastColumnHandle> predicate,
             Optional<QbeastColumnHandle> weightColumn,
-            long weightUpperBound)
+            long weightUpperBound,
+            boolean weightsMayBeMissing)
     {
         Map<Integer, ColumnDescriptor> descriptorsById = descriptorsByPath.values().stream()
                 .filter(descriptor -> descriptor.getPrimitiveType().getId() != null)
@@ -401,9 +460,9 @@ public final class QbeastPageSourceFactory
             }
         });
         if (weightColumn.isPresent() && descriptorsById.containsKey(weightColumn.get().fieldId())) {
-            // null allowed: a row without a stored weight (written by another engine) gets a derived
-            // one, which may be under the bound, so a row group of such rows is never skipped by it
-            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), true);
+            // null allowed where weights may be missing: a row without a stored weight (written by another
+            // engine) gets a derived one, which may be under the bound, so a row group of such rows is never skipped by it
+            Domain below = Domain.create(ValueSet.ofRanges(Range.lessThan(INTEGER, weightUpperBound)), weightsMayBeMissing);
             domains.merge(descriptorsById.get(weightColumn.get().fieldId()), below, Domain::intersect);
         }
         return TupleDomain.withColumnDomains(ImmutableMap.copyOf(domains));

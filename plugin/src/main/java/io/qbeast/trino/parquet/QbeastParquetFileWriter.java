@@ -50,7 +50,8 @@ import static java.util.Objects.requireNonNull;
  * reaches the options' maximum row group size). trino-parquet 476 closes a row group only by size,
  * so each row group is written by its own {@link ParquetWriter} into memory and its column chunks
  * are appended to the file with their offsets moved; the footer lists every row group. The bytes
- * are the ones trino-parquet writes (encodings, statistics, compression); only offsets change.
+ * are the ones trino-parquet writes (encodings, statistics, compression); only offsets change, and
+ * the page indexes trino-parquet does not write are added before the footer ({@link PageIndexWriter}).
  */
 public final class QbeastParquetFileWriter
 {
@@ -84,6 +85,7 @@ public final class QbeastParquetFileWriter
     private boolean weightsAscending = true;
     private int lastWeight = Integer.MIN_VALUE;
     private final FloatingPointStatistics floatingPointStatistics;
+    private final PageIndexWriter pageIndexes;
     private final List<RowGroup> rowGroups = new ArrayList<>();
     private FileMetaData template;
     private DynamicSliceOutput rowGroupBuffer;
@@ -141,6 +143,7 @@ public final class QbeastParquetFileWriter
         this.codec = codec;
         this.createdBy = weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION;
         this.weightChannel = weightOrdered ? weightChannel(schema, columnTypes) : -1;
+        this.pageIndexes = new PageIndexWriter(weightChannel(schema, columnTypes));
         this.maxRowGroupBytes = options.getMaxRowGroupSize();
         this.rowGroupOptions = ParquetWriterOptions.builder()
                 .setMaxBlockSize(UNBOUNDED_ROW_GROUP)
@@ -219,6 +222,9 @@ public final class QbeastParquetFileWriter
         if (weightChannel >= 0 && weightsAscending) {
             checkWeightOrder(page.getBlock(weightChannel));
         }
+        if (pageIndexes.weightChannel() >= 0) {
+            pageIndexes.appendWeights(page.getBlock(pageIndexes.weightChannel()));
+        }
         try {
             if (rowGroupWriter == null) {
                 rowGroupBuffer = new DynamicSliceOutput(64 * 1024);
@@ -289,8 +295,10 @@ public final class QbeastParquetFileWriter
         outputStream.write(bytes.byteArray(), bytes.byteArrayOffset() + MAGIC.length, dataEnd - MAGIC.length);
         writtenBytes += dataEnd - MAGIC.length;
         for (RowGroup rowGroup : metadata.getRow_groups()) {
+            pageIndexes.finishRowGroup(bytes, rowGroup, shift);
             rowGroups.add(moved(rowGroup, shift, rowGroups.size()));
         }
+        pageIndexes.discardWeights();
     }
 
     private static RowGroup moved(RowGroup rowGroup, long shift, int ordinal)
@@ -341,6 +349,8 @@ public final class QbeastParquetFileWriter
             // asked for the mark, but the rows turned out not to be in ascending weight
             footer.setCreated_by(template.getCreated_by().replace(" " + WEIGHT_ORDERED_WRITER_VERSION + " ", " " + WRITER_VERSION + " "));
         }
+        // the page indexes lie between the last row group and the footer, which points to them
+        writtenBytes += pageIndexes.write(rowGroups, outputStream, writtenBytes);
         footer.setRow_groups(new ArrayList<>(rowGroups));
         footer.setNum_rows(rowGroups.stream().mapToLong(RowGroup::getNum_rows).sum());
         DynamicSliceOutput serialized = new DynamicSliceOutput(16 * 1024);
@@ -374,6 +384,7 @@ public final class QbeastParquetFileWriter
         return INSTANCE_SIZE
                 + (writer == null ? 0 : writer.getRetainedBytes())
                 + (buffer == null ? 0 : buffer.getRetainedSize())
+                + pageIndexes.retainedBytes()
                 + outputMemoryContext.getBytes();
     }
 

@@ -132,6 +132,8 @@ public class QbeastPageSinkProvider
         long rowGroupSize = Math.max(64 * 1024, Math.min(MAX_ROW_GROUP_SIZE, memoryBudget / 4));
         ParquetWriterOptions writerOptions = ParquetWriterOptions.builder()
                 .setMaxBlockSize(DataSize.ofBytes(rowGroupSize))
+                .setMaxPageSize(QbeastSessionProperties.getParquetWriterPageSize(session))
+                .setBatchSize(QbeastSessionProperties.getParquetWriterBatchSize(session))
                 .build();
         return new QbeastPageSink(
                 handle,

@@ -1,0 +1,162 @@
+package io.qbeast.trino;
+
+import io.qbeast.index.Weight;
+import io.trino.Session;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.io.LocalInputFile;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The page indexes qbeast writes (trino-parquet's writer writes none): every column chunk has an
+ * offset index and {@code _qbeast_weight} a column index, checked with parquet-java's reader
+ * against the weights Iceberg's own reader reads from the same file; and a sample reads only the
+ * pages under its bound, against the same rows written in one page per column chunk (where the
+ * index cannot skip anything), with the same exact result.
+ */
+class TestQbeastPageIndexes
+        extends AbstractTestQbeastTables
+{
+    private static final String CTAS = "CREATE TABLE %s WITH (indexed_columns = ARRAY['shipdate', 'quantity', 'discount'], cube_size = 10000) AS SELECT * FROM tpch.tiny.lineitem";
+
+    @Test
+    void testEveryColumnChunkHasAnOffsetIndexAndTheWeightsAColumnIndex()
+    {
+        assertUpdate(QbeastQueryRunner.oneWriterPerNode(getSession()), CTAS.formatted("lineitem_indexed"), 60175);
+        Table table = tables().table("lineitem_indexed");
+        Schema weightOnly = table.schema().select(WEIGHT_COLUMN);
+        long pages = 0;
+        for (DataFile file : dataFiles(table)) {
+            // the weights in file order, read by Iceberg's reader (which reads no page index)
+            List<Integer> weights = new ArrayList<>();
+            try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(file.location()))
+                    .project(weightOnly)
+                    .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(weightOnly, fileSchema))
+                    .build()) {
+                records.forEach(record -> weights.add((Integer) record.getField(WEIGHT_COLUMN)));
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            assertThat(weights).hasSize((int) file.recordCount()).doesNotContainNull();
+
+            try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(localPath(file.location())))) {
+                long firstRowOfGroup = 0;
+                for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                    for (ColumnChunkMetaData column : block.getColumns()) {
+                        OffsetIndex offsetIndex = reader.readOffsetIndex(column);
+                        assertThat(offsetIndex).as("offset index of %s in %s", column.getPath(), file.location()).isNotNull();
+                        assertThat(offsetIndex.getFirstRowIndex(0)).isZero();
+                        for (int page = 0; page < offsetIndex.getPageCount(); page++) {
+                            assertThat(offsetIndex.getOffset(page)).isBetween(column.getStartingPos(), column.getStartingPos() + column.getTotalSize() - 1);
+                            assertThat(offsetIndex.getLastRowIndex(page, block.getRowCount())).isLessThan(block.getRowCount());
+                        }
+                        ColumnIndex columnIndex = reader.readColumnIndex(column);
+                        if (!column.getPath().toDotString().equals(WEIGHT_COLUMN)) {
+                            assertThat(columnIndex).isNull();
+                            continue;
+                        }
+                        assertThat(columnIndex).isNotNull();
+                        assertThat(columnIndex.getMinValues()).hasSize(offsetIndex.getPageCount());
+                        for (int page = 0; page < offsetIndex.getPageCount(); page++) {
+                            List<Integer> pageWeights = weights.subList(
+                                    (int) (firstRowOfGroup + offsetIndex.getFirstRowIndex(page)),
+                                    (int) (firstRowOfGroup + offsetIndex.getLastRowIndex(page, block.getRowCount()) + 1));
+                            assertThat(columnIndex.getNullPages().get(page)).isFalse();
+                            assertThat(columnIndex.getNullCounts().get(page)).isZero();
+                            assertThat(columnIndex.getMinValues().get(page).order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(pageWeights.stream().mapToInt(Integer::intValue).min().orElseThrow());
+                            assertThat(columnIndex.getMaxValues().get(page).order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(pageWeights.stream().mapToInt(Integer::intValue).max().orElseThrow());
+                        }
+                        pages += offsetIndex.getPageCount();
+                    }
+                    firstRowOfGroup += block.getRowCount();
+                }
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        // pages of at most a few thousand rows: a weight page is small next to a row group
+        assertThat(pages).isGreaterThan(60175 / 5000);
+    }
+
+    @Test
+    void testSampleReadsOnlyThePagesUnderItsBound()
+    {
+        Session oneWriter = QbeastQueryRunner.oneWriterPerNode(getSession());
+        assertUpdate(oneWriter, CTAS.formatted("lineitem_paged"), 60175);
+        // the same rows in one page per column chunk: the page index cannot skip anything there
+        Session wholeChunks = Session.builder(oneWriter)
+                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_page_size", "64MB")
+                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_batch_size", "1000000")
+                .build();
+        assertUpdate(wholeChunks, CTAS.formatted("lineitem_unpaged"), 60175);
+
+        // footers read once (each node caches them), so that the bytes below are data and page indexes
+        computeActual("SELECT count(*) FROM lineitem_paged TABLESAMPLE SYSTEM (1)");
+        computeActual("SELECT count(*) FROM lineitem_unpaged TABLESAMPLE SYSTEM (1)");
+        for (double percent : new double[] {0.5, 2}) {
+            long bound = Weight.upperBound(percent / 100);
+            String sample = "SELECT orderkey, linenumber, extendedprice FROM %s TABLESAMPLE SYSTEM (" + percent + ")";
+            // exact: the rows under the bound, with or without pages skipped
+            assertThat(query(sample.formatted("lineitem_paged"))).matches("SELECT orderkey, linenumber, extendedprice FROM lineitem_paged WHERE _qbeast_weight < " + bound);
+            assertThat(query(sample.formatted("lineitem_unpaged"))).matches("SELECT orderkey, linenumber, extendedprice FROM lineitem_unpaged WHERE _qbeast_weight < " + bound);
+            ScanStats paged = scanStats(sample.formatted("lineitem_paged"));
+            ScanStats unpaged = scanStats(sample.formatted("lineitem_unpaged"));
+            long sampled = (long) computeScalar("SELECT count(*) FROM lineitem_paged TABLESAMPLE SYSTEM (" + percent + ")");
+            assertThat(sampled).isPositive();
+            // without the index the reader reads every column chunk of the row groups whose weights
+            // start under the bound (it stops decoding at the first weight past it, the rows are in
+            // weight order); with it, the pages under the bound
+            assertThat(paged.positions()).as("rows read at %s%%", percent).isGreaterThanOrEqualTo(sampled);
+            assertThat(paged.bytes() * 2).as("bytes read at %s%%: %s with page indexes, %s without", percent, paged.bytes(), unpaged.bytes())
+                    .isLessThan(unpaged.bytes());
+        }
+    }
+
+    private ScanStats scanStats(String sql)
+    {
+        return ScanStats.of(QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), sql));
+    }
+
+    private Path localPath(String location)
+    {
+        // the runner's local file system maps local:///path under its root
+        assertThat(location).startsWith("local:///");
+        return root().resolve(location.substring("local:///".length()));
+    }
+
+    private static List<DataFile> dataFiles(Table table)
+    {
+        List<DataFile> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            tasks.forEach(task -> files.add(task.file()));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(files).isNotEmpty();
+        return files;
+    }
+}
