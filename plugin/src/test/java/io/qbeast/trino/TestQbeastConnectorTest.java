@@ -76,10 +76,10 @@ public class TestQbeastConnectorTest
     protected boolean hasBehavior(TestingConnectorBehavior connectorBehavior)
     {
         return switch (connectorBehavior) {
+            case SUPPORTS_TRUNCATE -> true;
             case SUPPORTS_DELETE,
                     SUPPORTS_UPDATE,
                     SUPPORTS_MERGE,
-                    SUPPORTS_TRUNCATE,
                     SUPPORTS_CREATE_VIEW,
                     SUPPORTS_CREATE_MATERIALIZED_VIEW,
                     SUPPORTS_RENAME_SCHEMA,

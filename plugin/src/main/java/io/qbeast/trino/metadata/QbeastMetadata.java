@@ -93,6 +93,7 @@ public class QbeastMetadata
     private final TransactionCatalog catalog;
     private final TableColumns columns;
     private final TableWrites writes;
+    private final TableDeletes deletes;
     private final QbeastConfig config;
     // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
     // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
@@ -116,6 +117,7 @@ public class QbeastMetadata
         this.catalog = new TransactionCatalog(catalogProvider, fileSystem, config);
         this.columns = new TableColumns(typeManager);
         this.writes = new TableWrites(catalog, columns, fileSystem, commitTaskCodec, config.getDefaultCubeSize());
+        this.deletes = new TableDeletes(catalog);
     }
 
     // ---- schemas ----
@@ -396,6 +398,15 @@ public class QbeastMetadata
             return Optional.empty();
         }
         return Optional.of(new SampleApplicationResult<>(table.withSampleFraction(sampleRatio), true));
+    }
+
+    // ---- TRUNCATE ----
+
+    /** Removes every file in one commit and resets the revision list: see {@link TableDeletes#truncate}. */
+    @Override
+    public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        deletes.truncate(session, (QbeastTableHandle) tableHandle);
     }
 
     // ---- transaction ----
