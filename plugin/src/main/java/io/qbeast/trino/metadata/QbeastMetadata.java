@@ -44,6 +44,7 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SampleApplicationResult;
 import io.trino.spi.connector.SampleType;
 import io.trino.spi.connector.SaveMode;
@@ -57,6 +58,7 @@ import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
@@ -66,6 +68,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -73,6 +76,7 @@ import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.type.BigintType.BIGINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -93,6 +97,7 @@ public class QbeastMetadata
     private final TransactionCatalog catalog;
     private final TableColumns columns;
     private final TableWrites writes;
+    private final TableDeletes deletes;
     private final QbeastConfig config;
     // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
     // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
@@ -116,6 +121,7 @@ public class QbeastMetadata
         this.catalog = new TransactionCatalog(catalogProvider, fileSystem, config);
         this.columns = new TableColumns(typeManager);
         this.writes = new TableWrites(catalog, columns, fileSystem, commitTaskCodec, config.getDefaultCubeSize());
+        this.deletes = new TableDeletes(catalog, fileSystem);
     }
 
     // ---- schemas ----
@@ -396,6 +402,50 @@ public class QbeastMetadata
             return Optional.empty();
         }
         return Optional.of(new SampleApplicationResult<>(table.withSampleFraction(sampleRatio), true));
+    }
+
+    // ---- TRUNCATE, and DELETE of whole files ----
+
+    /** Removes every file in one commit and resets the revision list: see {@link TableDeletes#truncate}. */
+    @Override
+    public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        deletes.truncate(session, (QbeastTableHandle) tableHandle);
+    }
+
+    /**
+     * A DELETE whose filter the scan took over whole (so the engine offers it here) and which
+     * removes whole data files only ({@link TableDeletes#isWholeFileDelete}); otherwise empty, and
+     * the engine plans the row-level path.
+     */
+    @Override
+    public Optional<ConnectorTableHandle> applyDelete(ConnectorSession session, ConnectorTableHandle handle)
+    {
+        QbeastTableHandle table = (QbeastTableHandle) handle;
+        return deletes.isWholeFileDelete(table) ? Optional.of(table) : Optional.empty();
+    }
+
+    @Override
+    public OptionalLong executeDelete(ConnectorSession session, ConnectorTableHandle handle)
+    {
+        return OptionalLong.of(deletes.execute(session, (QbeastTableHandle) handle));
+    }
+
+    // Until the row-level path lands (beginMerge), these let the engine analyse and plan a DELETE
+    // so that it can offer it to applyDelete; a DELETE that is not one of whole files then fails
+    // in beginMerge, which is not implemented ("does not support modifying table rows").
+
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        // never read: a DELETE that would read it fails in beginMerge first
+        return new QbeastColumnHandle("$merge_row_id", MetadataColumns.ROW_POSITION.fieldId(), BIGINT, true);
     }
 
     // ---- transaction ----

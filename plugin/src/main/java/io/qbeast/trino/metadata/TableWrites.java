@@ -321,7 +321,7 @@ final class TableWrites
         return storage.buildOrThrow();
     }
 
-    private static Map<String, String> snapshotSummary(ConnectorSession session)
+    static Map<String, String> snapshotSummary(ConnectorSession session)
     {
         return ImmutableMap.of(
                 "trino_query_id", session.getQueryId(),

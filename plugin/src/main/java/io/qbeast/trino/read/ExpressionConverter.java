@@ -6,7 +6,6 @@ import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.DateType;
@@ -60,48 +59,82 @@ public final class ExpressionConverter
         Map<QbeastColumnHandle, Domain> domains = tupleDomain.getDomains().orElseThrow();
         Expression expression = alwaysTrue();
         for (Map.Entry<QbeastColumnHandle, Domain> entry : domains.entrySet()) {
-            expression = Expressions.and(expression, toIcebergExpression(entry.getKey(), entry.getValue()));
+            expression = Expressions.and(expression, toIcebergExpression(entry.getKey(), entry.getValue(), false).orElse(alwaysTrue()));
         }
         return expression;
     }
 
-    private static Expression toIcebergExpression(QbeastColumnHandle column, Domain domain)
+    /**
+     * The Iceberg filter that selects exactly the rows of {@code tupleDomain}, for deciding that
+     * every row of a file matches (Iceberg's strict metrics evaluation); empty when some column or
+     * value has no exact Iceberg form: a floating point or uuid column (NaN and uuid order in
+     * Iceberg's bounds are not Trino's), or more than {@value #MAX_RANGES} ranges on a column.
+     * File metadata columns are left out (they are in no statistics): one value per file, the
+     * caller decides them per file ({@link FileMetadataColumns#matches}).
+     */
+    public static Optional<Expression> toExactIcebergExpression(TupleDomain<QbeastColumnHandle> tupleDomain)
+    {
+        if (tupleDomain.isNone()) {
+            return Optional.of(alwaysFalse());
+        }
+        Expression expression = alwaysTrue();
+        for (Map.Entry<QbeastColumnHandle, Domain> entry : tupleDomain.getDomains().orElseThrow().entrySet()) {
+            if (entry.getKey().isFileMetadata()) {
+                continue;
+            }
+            Optional<Expression> column = toIcebergExpression(entry.getKey(), entry.getValue(), true);
+            if (column.isEmpty()) {
+                return Optional.empty();
+            }
+            expression = Expressions.and(expression, column.get());
+        }
+        return Optional.of(expression);
+    }
+
+    /** Empty when the domain has no Iceberg form (exactly, if {@code exact}; else one that selects at least its rows). */
+    private static Optional<Expression> toIcebergExpression(QbeastColumnHandle column, Domain domain, boolean exact)
     {
         String name = column.name();
         Type type = column.type();
+        if (domain.isAll()) {
+            return Optional.of(alwaysTrue());
+        }
         // not in the files' statistics: QbeastSplitSource checks these per file
-        if (domain.isAll() || column.isFileMetadata()) {
-            return alwaysTrue();
+        if (column.isFileMetadata()) {
+            return Optional.empty();
         }
         if (domain.isNone()) {
-            return alwaysFalse();
+            return Optional.of(alwaysFalse());
         }
         if (domain.getValues().isNone()) {
-            return domain.isNullAllowed() ? Expressions.isNull(name) : alwaysFalse();
+            return Optional.of(domain.isNullAllowed() ? Expressions.isNull(name) : alwaysFalse());
         }
-        if (!isConvertible(type)) {
-            return alwaysTrue();
+        if (!isConvertible(type) || (exact && !isExactlyConvertible(type))) {
+            return Optional.empty();
         }
         Expression values;
         if (domain.getValues().isAll()) {
             values = Expressions.notNull(name);
         }
         else {
-            Optional<Expression> converted = toIcebergExpression(name, type, domain.getValues());
+            List<Range> ranges = domain.getValues().getRanges().getOrderedRanges();
+            if (ranges.size() > MAX_RANGES) {
+                if (exact) {
+                    return Optional.empty();
+                }
+                ranges = ImmutableList.of(domain.getValues().getRanges().getSpan());
+            }
+            Optional<Expression> converted = toIcebergExpression(name, type, ranges);
             if (converted.isEmpty()) {
-                return alwaysTrue();
+                return Optional.empty();
             }
             values = converted.get();
         }
-        return domain.isNullAllowed() ? Expressions.or(Expressions.isNull(name), values) : values;
+        return Optional.of(domain.isNullAllowed() ? Expressions.or(Expressions.isNull(name), values) : values);
     }
 
-    private static Optional<Expression> toIcebergExpression(String name, Type type, ValueSet valueSet)
+    private static Optional<Expression> toIcebergExpression(String name, Type type, List<Range> ranges)
     {
-        List<Range> ranges = valueSet.getRanges().getOrderedRanges();
-        if (ranges.size() > MAX_RANGES) {
-            ranges = ImmutableList.of(valueSet.getRanges().getSpan());
-        }
         Expression expression = alwaysFalse();
         for (Range range : ranges) {
             Optional<Expression> converted = toIcebergExpression(name, type, range);
@@ -158,6 +191,11 @@ public final class ExpressionConverter
                 type instanceof VarcharType ||
                 type instanceof VarbinaryType ||
                 type instanceof UuidType;
+    }
+
+    private static boolean isExactlyConvertible(Type type)
+    {
+        return !(type instanceof RealType || type instanceof DoubleType || type instanceof UuidType);
     }
 
     /** The Iceberg literal value of a Trino native value; empty when Iceberg cannot compare it (NaN). */
