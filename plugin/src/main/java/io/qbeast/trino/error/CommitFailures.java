@@ -20,7 +20,8 @@ import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
  * <ul>
  *   <li>the catalog did not confirm the commit ({@link CommitStateUnknownException}): it may have
  *       been applied, so the write's files must be kept ({@link #outcomeUnknown});</li>
- *   <li>a rewrite's files were replaced meanwhile ({@link ValidationException}), or the commit
+ *   <li>a rewrite's files were replaced meanwhile, or a row-level change (DELETE, UPDATE, MERGE)
+ *       conflicts with rows committed since it read the table ({@link ValidationException}), or the commit
  *       lost against concurrent writers after {@link IcebergCommits#MAX_ATTEMPTS} attempts: nothing
  *       was changed, running it again may succeed;</li>
  *   <li>the table was created meanwhile (CTAS): {@code ALREADY_EXISTS};</li>
@@ -31,17 +32,20 @@ public final class CommitFailures
 {
     public enum Write
     {
-        CREATE("Creating table %s", "the table may or may not exist"),
-        INSERT("Inserting into %s", "the rows may or may not have been added"),
-        OPTIMIZE("Optimize of %s", "it may or may not have been applied (no rows are lost either way)");
+        CREATE("Creating table %s", "the table may or may not exist", "another statement created it"),
+        INSERT("Inserting into %s", "the rows may or may not have been added", "another statement changed the table"),
+        OPTIMIZE("Optimize of %s", "it may or may not have been applied (no rows are lost either way)", "another optimize rewrote the same files"),
+        MERGE("Changing rows of %s", "the rows may or may not have been changed", "another statement added, deleted or rewrote rows this statement read");
 
         private final String subject;
         private final String unknownOutcome;
+        private final String conflict;
 
-        Write(String subject, String unknownOutcome)
+        Write(String subject, String unknownOutcome, String conflict)
         {
             this.subject = subject;
             this.unknownOutcome = unknownOutcome;
+            this.conflict = conflict;
         }
     }
 
@@ -81,7 +85,7 @@ public final class CommitFailures
             case AlreadyExistsException e when write == Write.CREATE -> new TrinoException(ALREADY_EXISTS, "Table already exists: " + table, e);
             case CommitStateUnknownException e -> new TrinoException(QBEAST_COMMIT_ERROR, "%s: the catalog did not confirm the commit; %s".formatted(what, write.unknownOutcome), e);
             case ValidationException e -> new TrinoException(QBEAST_COMMIT_ERROR,
-                    "%s conflicts with a change committed%s (another optimize rewrote the same files); nothing was changed, run it again: %s".formatted(what, since, abbreviate(e.getMessage())), e);
+                    "%s conflicts with a change committed%s (%s); nothing was changed, run it again: %s".formatted(what, since, write.conflict, abbreviate(e.getMessage())), e);
             case CommitFailedException e -> new TrinoException(QBEAST_COMMIT_ERROR,
                     "%s failed to commit after %s attempts against concurrent writers; nothing was changed: %s".formatted(what, IcebergCommits.MAX_ATTEMPTS, e.getMessage()), e);
             default -> new TrinoException(QBEAST_COMMIT_ERROR, "%s failed to commit; nothing was changed: %s".formatted(what, failure.getMessage()), failure);

@@ -10,6 +10,7 @@ import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.encoding.TypeConverter;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastMaintenanceHandle;
+import io.qbeast.trino.handle.QbeastMergeTableHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.handle.QbeastTableProcedureId;
@@ -31,9 +32,11 @@ import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
@@ -44,6 +47,7 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SampleApplicationResult;
 import io.trino.spi.connector.SampleType;
 import io.trino.spi.connector.SaveMode;
@@ -97,6 +101,8 @@ public class QbeastMetadata
     // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
     // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
     private final Set<SchemaTableName> optimizesPlanned = ConcurrentHashMap.newKeySet();
+    // tables whose DELETE, UPDATE or MERGE this transaction is planning, from getUpdateLayout to beginMerge
+    private final Set<SchemaTableName> mergesPlanned = ConcurrentHashMap.newKeySet();
 
     public QbeastMetadata(
             IcebergCatalogProvider catalogProvider,
@@ -269,6 +275,10 @@ public class QbeastMetadata
     public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        if (mergesPlanned.contains(handle.schemaTableName())) {
+            // a DELETE, UPDATE or MERGE: see getUpdateLayout
+            return Optional.empty();
+        }
         return InsertLayout.of(catalog.getTable(handle.schemaTableName()), handle.snapshotId(), indexStateCache, fileSystem, nodeManager.getWorkerNodes().size());
     }
 
@@ -290,6 +300,54 @@ public class QbeastMetadata
     {
         writes.finishInsert(session, (QbeastWritableTableHandle) insertHandle, fragments);
         return Optional.empty();
+    }
+
+    // ---- DELETE, UPDATE, MERGE (merge-on-read: position delete files, new rows clustered as by an INSERT) ----
+
+    /**
+     * An updated row reaches the merge sink as one row with its new values and its row id, whose
+     * weight the new version keeps (with {@code DELETE_ROW_AND_INSERT_ROW} the inserted half of an
+     * update comes without a row id, so its weight would be lost).
+     */
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.CHANGE_ONLY_UPDATED_COLUMNS;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return QbeastColumnHandle.mergeRowIdColumn();
+    }
+
+    /**
+     * No layout: the engine asks for it (then for the insert layout) only when planning a
+     * row-level change, which is remembered so that {@link #getInsertLayout} gives none either.
+     * The region routing of an INSERT would send the rows of an update to writers by their
+     * values, and a merge's partitioning needs both layouts; every merge writer clusters the new
+     * rows it receives, as a CREATE TABLE AS writer does.
+     */
+    @Override
+    public Optional<ConnectorPartitioningHandle> getUpdateLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        mergesPlanned.add(((QbeastTableHandle) tableHandle).schemaTableName());
+        return Optional.empty();
+    }
+
+    @Override
+    public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
+    {
+        checkNoRetries(retryMode);
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        mergesPlanned.remove(handle.schemaTableName());
+        return writes.beginMerge(session, handle);
+    }
+
+    @Override
+    public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        writes.finishMerge(session, (QbeastMergeTableHandle) mergeTableHandle, fragments);
     }
 
     // ---- table procedures: optimize (ALTER TABLE ... EXECUTE optimize, CALL system.optimize) and maintenance ----
