@@ -8,9 +8,13 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -112,6 +116,37 @@ class TestQbeastRowLevelChanges
                 FROM tpch.tiny.orders""";
         assertLiveRows(name, live, weights);
         assertThat(positionDeletes(tables().table(name))).isEqualTo(expectedIndexed + expectedOther);
+    }
+
+    @Test
+    void testUpdateOfAnotherEnginesRowsKeepsTheirSample()
+    {
+        // rows appended by another engine have no stored weight: a sample derives one from the file
+        // and position; their updated versions store that weight, so the sample does not change
+        String name = "orders_update_appended";
+        create(name);
+        Table table = tables().table(name);
+        List<Record> appended = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            GenericRecord record = GenericRecord.create(table.schema());
+            record.setField("orderkey", 1_000_000L + i);
+            record.setField("custkey", (long) i);
+            record.setField("orderstatus", "O");
+            record.setField("totalprice", 1000.0 + i);
+            appended.add(record);
+        }
+        table.newAppend().appendFile(writeData(table, "other-engine-append.parquet", appended)).commit();
+        String sample = "SELECT orderkey FROM %s TABLESAMPLE SYSTEM (50) WHERE orderkey >= 1000000".formatted(name);
+        Set<Long> before = Set.copyOf(longs(sample));
+        assertThat(before.size()).isBetween(300, 700);
+
+        assertUpdate("UPDATE %s SET totalprice = totalprice + 1 WHERE orderkey >= 1000000 AND orderkey %% 2 = 0".formatted(name), 500);
+
+        assertThat(Set.copyOf(longs(sample))).isEqualTo(before);
+        assertThat(count("SELECT count(*) FROM %s WHERE orderkey >= 1000000 AND _qbeast_weight IS NOT NULL".formatted(name))).isEqualTo(500);
+        assertSameRows("SELECT orderkey, totalprice FROM %s WHERE orderkey >= 1000000".formatted(name),
+                "SELECT BIGINT '1000000' + i, DOUBLE '1000' + i + IF(i % 2 = 0, 1, 0) FROM UNNEST(sequence(0, 999)) t(i)");
+        assertThat(icebergLiveRows(tables().table(name))).hasSize(15000 + 1000);
     }
 
     @Test
@@ -267,6 +302,27 @@ class TestQbeastRowLevelChanges
             throw new UncheckedIOException(e);
         }
         return rows;
+    }
+
+    /** One Parquet data file written by Iceberg's generic writer with the table's whole schema (its index columns null). */
+    private static DataFile writeData(Table table, String fileName, List<Record> rows)
+    {
+        try {
+            DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(table.location() + "/data/" + fileName))
+                    .schema(table.schema())
+                    .withSpec(table.spec())
+                    .createWriterFunc(GenericParquetWriter::create)
+                    .build();
+            try (writer) {
+                for (Record row : rows) {
+                    writer.write(row);
+                }
+            }
+            return writer.toDataFile();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static List<DataFile> dataFiles(Table table)
