@@ -253,6 +253,9 @@ class TestQbeastRowLevelChanges
             assertThat(Set.copyOf(sample)).isEqualTo(expected);
         }
 
+        // statistics count the live rows: the delete files' rows are subtracted
+        assertThat(rowCountStatistic(name)).isEqualTo(live.size());
+
         // Iceberg's own reader applies the delete files qbeast wrote
         Map<Long, Record> iceberg = icebergLiveRows(tables().table(name));
         assertThat(iceberg.keySet()).isEqualTo(live.keySet());
@@ -269,6 +272,16 @@ class TestQbeastRowLevelChanges
     private void assertSameRows(String actual, String expected)
     {
         assertThat(computeActual(actual).getMaterializedRows()).containsExactlyInAnyOrderElementsOf(computeActual(expected).getMaterializedRows());
+    }
+
+    private long rowCountStatistic(String name)
+    {
+        for (MaterializedRow row : computeActual("SHOW STATS FOR " + name).getMaterializedRows()) {
+            if (row.getField(0) == null) {
+                return Math.round((double) row.getField(4));
+            }
+        }
+        throw new AssertionError("SHOW STATS has no summary row");
     }
 
     private Map<Long, Integer> weights(String name)
