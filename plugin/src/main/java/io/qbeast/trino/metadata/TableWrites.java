@@ -195,6 +195,9 @@ final class TableWrites
                 .filter(CommitTaskData::isPositionDeletes)
                 .collect(Collectors.groupingBy(task -> task.referencedDataFile().orElseThrow(), LinkedHashMap::new, toImmutableList()));
         Table table = catalog.loadLatest(name);
+        handle.table().snapshotId().filter(id -> table.snapshot(id) == null).ifPresent(id -> {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Changing rows of %s: the snapshot %s it read was expired meanwhile; nothing was changed, run it again".formatted(name, id));
+        });
         Map<String, FileScanTask> readFiles = readFiles(table, handle.table().snapshotId(), deletesByDataFile.keySet());
         List<DeleteFile> addedDeletes = new ArrayList<>();
         List<DataFile> removedFiles = new ArrayList<>();
