@@ -6,6 +6,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
@@ -13,10 +14,12 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.expressions.Expression;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -103,6 +106,64 @@ public final class IcebergCommits
             summary.forEach(rewrite::set);
             rewrite.commit();
         });
+    }
+
+    /**
+     * The row-level changes of a DELETE, UPDATE or MERGE, committed in one snapshot (an Iceberg
+     * {@code RowDelta}) with {@code newRevisions}: data files of new rows, position delete files,
+     * and data files every row of which was deleted (removed instead of getting a delete file).
+     * Validated as serializable from {@code startSnapshotId} (the snapshot the statement read):
+     * the commit fails when a file it deletes from was removed meanwhile, or when a data file or a
+     * delete file committed since may hold rows matching {@code conflictFilter}, which covers the
+     * rows the statement read (another statement added or deleted rows it would have changed).
+     *
+     * @param startSnapshotId empty when the statement read an empty table
+     * @throws org.apache.iceberg.exceptions.ValidationException on a conflict
+     * @throws CommitFailedException when every attempt lost to a concurrent commit
+     * @throws org.apache.iceberg.exceptions.CommitStateUnknownException when the outcome is unknown
+     */
+    public static void rowDelta(Table table, OptionalLong startSnapshotId, Expression conflictFilter, RowChanges changes, List<NewRevision> newRevisions, Map<String, String> summary)
+    {
+        requireNonNull(table, "table is null");
+        requireNonNull(conflictFilter, "conflictFilter is null");
+        requireNonNull(changes, "changes is null");
+        commitWithRetries(table, newRevisions, transaction -> {
+            addRevisionProperties(transaction, newRevisions);
+            RowDelta rowDelta = transaction.newRowDelta();
+            changes.addedRows().forEach(rowDelta::addRows);
+            changes.addedDeletes().forEach(rowDelta::addDeletes);
+            changes.removedFiles().forEach(rowDelta::removeRows);
+            if (startSnapshotId.isPresent()) {
+                rowDelta.validateFromSnapshot(startSnapshotId.getAsLong())
+                        .conflictDetectionFilter(conflictFilter)
+                        .validateDataFilesExist(changes.referencedDataFiles())
+                        .validateDeletedFiles()
+                        .validateNoConflictingDataFiles()
+                        .validateNoConflictingDeleteFiles();
+            }
+            summary.forEach(rowDelta::set);
+            rowDelta.commit();
+        });
+    }
+
+    /**
+     * @param referencedDataFiles the locations of the data files the statement deletes rows from
+     * (with a delete file, or by removing them)
+     */
+    public record RowChanges(List<DataFile> addedRows, List<DeleteFile> addedDeletes, List<DataFile> removedFiles, List<String> referencedDataFiles)
+    {
+        public RowChanges
+        {
+            addedRows = List.copyOf(addedRows);
+            addedDeletes = List.copyOf(addedDeletes);
+            removedFiles = List.copyOf(removedFiles);
+            referencedDataFiles = List.copyOf(referencedDataFiles);
+        }
+
+        public boolean isEmpty()
+        {
+            return addedRows.isEmpty() && addedDeletes.isEmpty() && removedFiles.isEmpty();
+        }
     }
 
     /**

@@ -3,15 +3,23 @@ package io.qbeast.iceberg;
 import com.google.common.collect.ImmutableMap;
 import io.qbeast.iceberg.IcebergCatalogs.IcebergCatalog;
 import io.qbeast.iceberg.IcebergCommits.NewRevision;
+import io.qbeast.iceberg.IcebergCommits.RowChanges;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 @TestInstance(PER_CLASS)
@@ -144,6 +154,74 @@ class TestIcebergCommits
         assertThat(catalog.catalog()).isInstanceOf(org.apache.iceberg.catalog.ViewCatalog.class);
         org.apache.iceberg.catalog.ViewCatalog views = (org.apache.iceberg.catalog.ViewCatalog) catalog.catalog();
         assertThat(views.listViews(Namespace.of("s"))).isEmpty();
+    }
+
+    @Test
+    void rowDeltaIsValidatedAsSerializableFromTheSnapshotRead()
+    {
+        TableIdentifier id = TableIdentifier.of("s", "row_delta");
+        Table table = catalog.catalog().buildTable(id, SCHEMA)
+                .withProperties(QbeastTableProperties.newTableProperties(List.of("x"), 100))
+                .create();
+        DataFile low = dataFile(table, "low", 0, 10);
+        DataFile other = dataFile(table, "other", 20, 30);
+        table.newAppend().appendFile(low).appendFile(other).commit();
+        long read = table.currentSnapshot().snapshotId();
+        Expression readRows = Expressions.lessThan("x", 15L);
+
+        // another statement appends rows the change did not read: no conflict
+        table.newAppend().appendFile(dataFile(table, "high", 100, 200)).commit();
+        IcebergCommits.rowDelta(catalog.catalog().loadTable(id), OptionalLong.of(read), readRows,
+                new RowChanges(List.of(), List.of(positionDeletes(table, "d1", low)), List.of(), List.of(low.location())), List.of(), Map.of());
+        assertThat(table.newScan().planFiles()).hasSize(3);
+
+        // another statement appends rows it would have read (serializable): refused
+        long readAgain = catalog.catalog().loadTable(id).currentSnapshot().snapshotId();
+        table.newAppend().appendFile(dataFile(table, "low2", 5, 8)).commit();
+        long before = catalog.catalog().loadTable(id).currentSnapshot().snapshotId();
+        assertThatThrownBy(() -> IcebergCommits.rowDelta(catalog.catalog().loadTable(id), OptionalLong.of(readAgain), readRows,
+                new RowChanges(List.of(), List.of(positionDeletes(table, "d2", low)), List.of(), List.of(low.location())), List.of(), Map.of()))
+                .isInstanceOf(ValidationException.class);
+
+        // the file it deletes rows from was removed meanwhile: refused
+        long readThird = before;
+        table.newDelete().deleteFile(other).commit();
+        assertThatThrownBy(() -> IcebergCommits.rowDelta(catalog.catalog().loadTable(id), OptionalLong.of(readThird), Expressions.alwaysTrue(),
+                new RowChanges(List.of(), List.of(positionDeletes(table, "d3", other)), List.of(), List.of(other.location())), List.of(), Map.of()))
+                .isInstanceOf(ValidationException.class);
+
+        // a whole file removed while another statement deleted rows of it: refused (its rows would come back)
+        long readFourth = catalog.catalog().loadTable(id).currentSnapshot().snapshotId();
+        table.newRowDelta().addDeletes(positionDeletes(table, "d4", low)).commit();
+        long last = catalog.catalog().loadTable(id).currentSnapshot().snapshotId();
+        assertThatThrownBy(() -> IcebergCommits.rowDelta(catalog.catalog().loadTable(id), OptionalLong.of(readFourth), readRows,
+                new RowChanges(List.of(), List.of(), List.of(low), List.of()), List.of(), Map.of()))
+                .isInstanceOf(ValidationException.class);
+        assertThat(catalog.catalog().loadTable(id).currentSnapshot().snapshotId()).isEqualTo(last);
+    }
+
+    private static DataFile dataFile(Table table, String name, long min, long max)
+    {
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(table.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(100)
+                .withFormat(FileFormat.PARQUET)
+                .withMetrics(new Metrics(10L, null, null, null, null,
+                        Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), min)),
+                        Map.of(1, Conversions.toByteBuffer(Types.LongType.get(), max))))
+                .build();
+    }
+
+    private static DeleteFile positionDeletes(Table table, String name, DataFile dataFile)
+    {
+        return FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned())
+                .ofPositionDeletes()
+                .withPath(table.location() + "/data/" + name + "-deletes.parquet")
+                .withFileSizeInBytes(50)
+                .withRecordCount(1)
+                .withFormat(FileFormat.PARQUET)
+                .withReferencedDataFile(dataFile.location())
+                .build();
     }
 
     private static DataFile dataFile(Table table, String name)

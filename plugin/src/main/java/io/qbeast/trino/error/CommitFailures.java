@@ -20,8 +20,9 @@ import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
  * <ul>
  *   <li>the catalog did not confirm the commit ({@link CommitStateUnknownException}): it may have
  *       been applied, so the write's files must be kept ({@link #outcomeUnknown});</li>
- *   <li>a rewrite's files were replaced meanwhile, or the files a DELETE removes whole were
- *       rewritten or got delete files ({@link ValidationException}), or the commit
+ *   <li>a rewrite's files were replaced meanwhile, the files a DELETE removes whole were
+ *       rewritten or got delete files, or a row-level change (DELETE, UPDATE, MERGE) conflicts
+ *       with rows committed since it read the table ({@link ValidationException}), or the commit
  *       lost against concurrent writers after {@link IcebergCommits#MAX_ATTEMPTS} attempts: nothing
  *       was changed, running it again may succeed;</li>
  *   <li>the table was created meanwhile (CTAS): {@code ALREADY_EXISTS};</li>
@@ -36,7 +37,8 @@ public final class CommitFailures
         INSERT("Inserting into %s", "the rows may or may not have been added", "another statement changed the table"),
         OPTIMIZE("Optimize of %s", "it may or may not have been applied (no rows are lost either way)", "another optimize rewrote the same files"),
         DELETE("Deleting from %s", "the rows may or may not have been deleted", "another statement rewrote, removed or deleted rows of the files it removes"),
-        TRUNCATE("Truncating %s", "the rows may or may not have been removed", "another statement changed the table");
+        TRUNCATE("Truncating %s", "the rows may or may not have been removed", "another statement changed the table"),
+        MERGE("Changing rows of %s", "the rows may or may not have been changed", "another statement added, deleted or rewrote rows this statement read");
 
         private final String subject;
         private final String unknownOutcome;

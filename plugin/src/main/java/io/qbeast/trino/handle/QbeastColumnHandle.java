@@ -2,10 +2,13 @@ package io.qbeast.trino.handle;
 
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 
 import java.util.List;
 
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
@@ -28,6 +31,17 @@ public record QbeastColumnHandle(String name, int fieldId, Type type, boolean hi
     // so never the id of a table's field
     private static final int PATH_FIELD_ID = Integer.MAX_VALUE - 1;
     private static final int FILE_MODIFIED_TIME_FIELD_ID = Integer.MAX_VALUE - 1001;
+    public static final String MERGE_ROW_ID_COLUMN = "$merge_row_id";
+    // reserved like the two above; no table field and no Iceberg metadata column has it
+    private static final int MERGE_ROW_ID_FIELD_ID = Integer.MAX_VALUE - 1100;
+    /**
+     * The merge row id: the row's data file and position in it (what a position delete names),
+     * and the row's weight, stored or derived, which an UPDATE gives the row's new version.
+     */
+    public static final RowType MERGE_ROW_ID_TYPE = RowType.from(List.of(
+            RowType.field("file_path", VARCHAR),
+            RowType.field("pos", BIGINT),
+            RowType.field("weight", INTEGER)));
 
     public QbeastColumnHandle
     {
@@ -45,6 +59,17 @@ public record QbeastColumnHandle(String name, int fieldId, Type type, boolean hi
     public static QbeastColumnHandle fileModifiedTimeColumn()
     {
         return new QbeastColumnHandle(FILE_MODIFIED_TIME_COLUMN, FILE_MODIFIED_TIME_FIELD_ID, TIMESTAMP_TZ_MILLIS, true);
+    }
+
+    /** The row id of DELETE, UPDATE and MERGE ({@link #MERGE_ROW_ID_TYPE}), filled in by the page source. */
+    public static QbeastColumnHandle mergeRowIdColumn()
+    {
+        return new QbeastColumnHandle(MERGE_ROW_ID_COLUMN, MERGE_ROW_ID_FIELD_ID, MERGE_ROW_ID_TYPE, true);
+    }
+
+    public boolean isMergeRowId()
+    {
+        return fieldId == MERGE_ROW_ID_FIELD_ID;
     }
 
     public static List<QbeastColumnHandle> fileMetadataColumns()

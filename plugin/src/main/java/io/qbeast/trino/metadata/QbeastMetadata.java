@@ -10,6 +10,7 @@ import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.encoding.TypeConverter;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastMaintenanceHandle;
+import io.qbeast.trino.handle.QbeastMergeTableHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.handle.QbeastTableProcedureId;
@@ -31,9 +32,11 @@ import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
@@ -102,6 +105,8 @@ public class QbeastMetadata
     // tables whose ALTER TABLE EXECUTE optimize this transaction is planning, from
     // getTableHandleForExecute to beginTableExecute: applyFilter then checks the WHERE
     private final Set<SchemaTableName> optimizesPlanned = ConcurrentHashMap.newKeySet();
+    // tables whose DELETE, UPDATE or MERGE this transaction is planning, from getUpdateLayout to beginMerge
+    private final Set<SchemaTableName> mergesPlanned = ConcurrentHashMap.newKeySet();
 
     public QbeastMetadata(
             IcebergCatalogProvider catalogProvider,
@@ -275,6 +280,10 @@ public class QbeastMetadata
     public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        if (mergesPlanned.contains(handle.schemaTableName())) {
+            // a DELETE, UPDATE or MERGE: see getUpdateLayout
+            return Optional.empty();
+        }
         return InsertLayout.of(catalog.getTable(handle.schemaTableName()), handle.snapshotId(), indexStateCache, fileSystem, nodeManager.getWorkerNodes().size());
     }
 
@@ -296,6 +305,54 @@ public class QbeastMetadata
     {
         writes.finishInsert(session, (QbeastWritableTableHandle) insertHandle, fragments);
         return Optional.empty();
+    }
+
+    // ---- DELETE, UPDATE, MERGE (merge-on-read: position delete files, new rows clustered as by an INSERT) ----
+
+    /**
+     * An updated row reaches the merge sink as one row with its new values and its row id, whose
+     * weight the new version keeps (with {@code DELETE_ROW_AND_INSERT_ROW} the inserted half of an
+     * update comes without a row id, so its weight would be lost).
+     */
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.CHANGE_ONLY_UPDATED_COLUMNS;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return QbeastColumnHandle.mergeRowIdColumn();
+    }
+
+    /**
+     * No layout: the engine asks for it (then for the insert layout) only when planning a
+     * row-level change, which is remembered so that {@link #getInsertLayout} gives none either.
+     * The region routing of an INSERT would send the rows of an update to writers by their
+     * values, and a merge's partitioning needs both layouts; every merge writer clusters the new
+     * rows it receives, as a CREATE TABLE AS writer does.
+     */
+    @Override
+    public Optional<ConnectorPartitioningHandle> getUpdateLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        mergesPlanned.add(((QbeastTableHandle) tableHandle).schemaTableName());
+        return Optional.empty();
+    }
+
+    @Override
+    public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
+    {
+        checkNoRetries(retryMode);
+        QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
+        mergesPlanned.remove(handle.schemaTableName());
+        return writes.beginMerge(session, handle);
+    }
+
+    @Override
+    public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        writes.finishMerge(session, (QbeastMergeTableHandle) mergeTableHandle, fragments);
     }
 
     // ---- table procedures: optimize (ALTER TABLE ... EXECUTE optimize, CALL system.optimize) and maintenance ----
@@ -429,23 +486,6 @@ public class QbeastMetadata
     public OptionalLong executeDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
         return OptionalLong.of(deletes.execute(session, (QbeastTableHandle) handle));
-    }
-
-    // Until the row-level path lands (beginMerge), these let the engine analyse and plan a DELETE
-    // so that it can offer it to applyDelete; a DELETE that is not one of whole files then fails
-    // in beginMerge, which is not implemented ("does not support modifying table rows").
-
-    @Override
-    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
-    {
-        return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
-    }
-
-    @Override
-    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
-    {
-        // never read: a DELETE that would read it fails in beginMerge first
-        return new QbeastColumnHandle("$merge_row_id", MetadataColumns.ROW_POSITION.fieldId(), BIGINT, true);
     }
 
     // ---- transaction ----

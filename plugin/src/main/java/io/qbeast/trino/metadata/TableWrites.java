@@ -1,11 +1,13 @@
 package io.qbeast.trino.metadata;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.qbeast.iceberg.IcebergCommits;
+import io.qbeast.iceberg.IcebergCommits.RowChanges;
 import io.qbeast.iceberg.ObsoleteDeletes;
 import io.qbeast.iceberg.QbeastTableMetadata;
 import io.qbeast.iceberg.QbeastTableProperties;
@@ -16,6 +18,7 @@ import io.qbeast.trino.error.CommitFailures.RewriteConflict;
 import io.qbeast.trino.error.CommitFailures.Write;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastDeleteFile;
+import io.qbeast.trino.handle.QbeastMergeTableHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastTableHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
@@ -24,6 +27,7 @@ import io.qbeast.trino.optimize.OptimizeReport;
 import io.qbeast.trino.optimize.QbeastOptimize;
 import io.qbeast.trino.parquet.DeleteFileReader;
 import io.qbeast.trino.parquet.QbeastPageSourceFactory;
+import io.qbeast.trino.read.ExpressionConverter;
 import io.qbeast.trino.write.CommitTaskData;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
@@ -39,6 +43,8 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.SchemaParser;
@@ -47,22 +53,27 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_INTERNAL_ERROR;
+import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_INVALID_METADATA;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -139,6 +150,114 @@ final class TableWrites
         Table table = catalog.loadLatest(handle.schemaTableName());
         commit(Write.INSERT, handle.schemaTableName(), OptionalLong.empty(),
                 () -> IcebergCommits.append(table, written.dataFiles(), written.newRevisions(), snapshotSummary(session)));
+    }
+
+    // ---- DELETE, UPDATE, MERGE ----
+
+    /**
+     * A row-level change of a qbeast table of format version 2: its new rows are written as an
+     * INSERT's (the visible columns, then {@code _qbeast_weight}, which an updated row keeps).
+     */
+    QbeastMergeTableHandle beginMerge(ConnectorSession session, QbeastTableHandle handle)
+    {
+        Table table = catalog.getTable(handle.schemaTableName());
+        QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table)
+                .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept row-level changes".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS)));
+        int formatVersion = ((HasTableOperations) table).operations().current().formatVersion();
+        if (formatVersion != 2) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s has Iceberg format version %s; DELETE, UPDATE and MERGE write position delete files, which need format version 2".formatted(handle.schemaTableName(), formatVersion));
+        }
+        List<QbeastColumnHandle> inputColumns = ImmutableList.<QbeastColumnHandle>builder()
+                .addAll(columns.visible(table))
+                .add(columns.handle(table.schema().findField(QbeastTableProperties.WEIGHT_COLUMN)))
+                .build();
+        beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), List.of()));
+        return new QbeastMergeTableHandle(handle, writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty()));
+    }
+
+    /**
+     * Commits a row-level change as one Iceberg {@code RowDelta}, validated as serializable from
+     * the snapshot the statement read ({@link IcebergCommits#rowDelta}): the new rows' data files;
+     * for each data file rows were deleted from, its position delete files, or, when the statement
+     * deleted every row of a file that had no delete file yet, the removal of the data file
+     * (its delete files are then not committed, and removed once the commit succeeded).
+     */
+    void finishMerge(ConnectorSession session, QbeastMergeTableHandle handle, Collection<Slice> fragments)
+    {
+        requirePendingWrite();
+        WrittenFiles written = WrittenFiles.decode(commitTaskCodec, fragments);
+        if (written.isEmpty()) {
+            pendingWrite = null;
+            return;
+        }
+        SchemaTableName name = handle.table().schemaTableName();
+        Map<String, ImmutableList<CommitTaskData>> deletesByDataFile = written.tasks().stream()
+                .filter(CommitTaskData::isPositionDeletes)
+                .collect(Collectors.groupingBy(task -> task.referencedDataFile().orElseThrow(), LinkedHashMap::new, toImmutableList()));
+        Table table = catalog.loadLatest(name);
+        handle.table().snapshotId().filter(id -> table.snapshot(id) == null).ifPresent(id -> {
+            throw new TrinoException(QBEAST_COMMIT_ERROR, "Changing rows of %s: the snapshot %s it read was expired meanwhile; nothing was changed, run it again".formatted(name, id));
+        });
+        Map<String, FileScanTask> readFiles = readFiles(table, handle.table().snapshotId(), deletesByDataFile.keySet());
+        List<DeleteFile> addedDeletes = new ArrayList<>();
+        List<DataFile> removedFiles = new ArrayList<>();
+        List<Location> unusedDeleteFiles = new ArrayList<>();
+        deletesByDataFile.forEach((dataFile, deletes) -> {
+            FileScanTask read = readFiles.get(dataFile);
+            if (read == null) {
+                throw new TrinoException(QBEAST_INTERNAL_ERROR, "Deleting rows of %s from %s, which is not in the snapshot read".formatted(name, dataFile));
+            }
+            long deletedRows = deletes.stream().mapToLong(task -> task.file().recordCount()).sum();
+            if (read.deletes().isEmpty() && deletedRows == read.file().recordCount()) {
+                removedFiles.add(read.file());
+                deletes.forEach(task -> unusedDeleteFiles.add(Location.of(task.file().path())));
+            }
+            else {
+                deletes.forEach(task -> addedDeletes.add(FileMetadata.deleteFileBuilder(table.spec())
+                        .ofPositionDeletes()
+                        .withPath(task.file().path())
+                        .withFormat(FileFormat.PARQUET)
+                        .withFileSizeInBytes(task.file().fileSizeInBytes())
+                        .withMetrics(task.file().metrics().toIcebergMetrics())
+                        .withReferencedDataFile(dataFile)
+                        .build()));
+            }
+        });
+        WrittenFiles inserted = new WrittenFiles(written.tasks().stream().filter(task -> !task.isPositionDeletes()).collect(toImmutableList()));
+        // the files that keep rows: a removed file must not be named (Iceberg refuses a commit that
+        // both removes a data file and adds deletes for it); its existence is validated as removed
+        List<String> referenced = addedDeletes.stream().map(delete -> delete.referencedDataFile().toString()).distinct().collect(toImmutableList());
+        RowChanges changes = new RowChanges(inserted.dataFiles(), addedDeletes, removedFiles, referenced);
+        Expression conflictFilter = ExpressionConverter.toIcebergExpression(handle.table().predicate());
+        OptionalLong startSnapshotId = handle.table().snapshotId().map(OptionalLong::of).orElseGet(OptionalLong::empty);
+        commit(Write.MERGE, name, startSnapshotId,
+                () -> IcebergCommits.rowDelta(table, startSnapshotId, conflictFilter, changes, inserted.newRevisions(), snapshotSummary(session)));
+        try {
+            fileSystem.deleteFiles(unusedDeleteFiles);
+        }
+        catch (IOException | RuntimeException e) {
+            log.warn(e, "Failed to remove the unused position delete files of query %s: %s", session.getQueryId(), unusedDeleteFiles);
+        }
+    }
+
+    // the data files of the snapshot a statement read that it deleted rows from, with their delete files then
+    private static Map<String, FileScanTask> readFiles(Table table, Optional<Long> snapshotId, Set<String> locations)
+    {
+        Map<String, FileScanTask> files = new HashMap<>();
+        if (locations.isEmpty() || snapshotId.isEmpty()) {
+            return files;
+        }
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshotId.get()).planFiles()) {
+            for (FileScanTask task : tasks) {
+                if (locations.contains(task.file().location())) {
+                    files.put(task.file().location(), task);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to read the files of snapshot %s of %s: %s".formatted(snapshotId.get(), table.name(), e.getMessage()), e);
+        }
+        return files;
     }
 
     // ---- optimize ----

@@ -50,6 +50,7 @@ import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableMap.toImmutableMap;
+import static io.airlift.slice.Slices.utf8Slice;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_BAD_DATA;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_FILESYSTEM_ERROR;
 import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
@@ -207,6 +208,10 @@ public final class QbeastPageSourceFactory
             Set<Type> requestedFields = new LinkedHashSet<>();
             columns.forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
+            boolean mergeRowIdRequested = columns.stream().anyMatch(QbeastColumnHandle::isMergeRowId);
+            if (mergeRowIdRequested) {
+                fileColumns.findByName(WEIGHT_COLUMN).ifPresent(requestedFields::add);
+            }
             predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             RowPredicateFilter.columns(rowPredicates).forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             deletes.equalityDeletes().forEach(equality -> equality.columns().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add)));
@@ -227,6 +232,18 @@ public final class QbeastPageSourceFactory
             }
             int weightChannel = weightColumn
                     .map(weight -> readerChannel(weight, fileColumns, messageColumnIO, Optional.empty(), readerColumns, readerChannelById))
+                    .orElse(-1);
+
+            // the merge row id of DELETE, UPDATE and MERGE: the row's position and weight (by name: every
+            // qbeast file has it; a file of another engine may not, its rows then get their derived weight)
+            int mergeRowIdChannel = -1;
+            for (int channel = 0; channel < columns.size(); channel++) {
+                if (columns.get(channel).isMergeRowId()) {
+                    mergeRowIdChannel = channel;
+                }
+            }
+            int rowIdWeightChannel = mergeRowIdChannel < 0 ? -1 : fileColumns.findByName(WEIGHT_COLUMN)
+                    .map(field -> readerChannel(new QbeastColumnHandle(WEIGHT_COLUMN, field.getId() == null ? -1 : field.getId().intValue(), INTEGER, true), fileColumns, messageColumnIO, Optional.empty(), readerColumns, readerChannelById))
                     .orElse(-1);
 
             // columns of the enforced predicate, read to filter rows
@@ -281,8 +298,11 @@ public final class QbeastPageSourceFactory
             }
 
             // sampling needs row numbers for the rows that have no stored weight, position deletes to match rows
-            boolean rowNumbers = (sampling && !storedWeights) || deletes.hasPositions();
+            boolean rowNumbers = (sampling && !storedWeights) || deletes.hasPositions() || mergeRowIdChannel >= 0;
             int rowNumberChannel = readerColumns.size();
+            Optional<MergeRowIds> mergeRowIds = mergeRowIdChannel < 0
+                    ? Optional.empty()
+                    : Optional.of(new MergeRowIds(mergeRowIdChannel, rowIdWeightChannel, rowNumberChannel, utf8Slice(inputFile.location().toString()), fileSeed(inputFile)));
             Optional<DeleteFilter> deleteFilter = deletes.isEmpty()
                     ? Optional.empty()
                     : Optional.of(new DeleteFilter(deletes.hasPositions() ? rowNumberChannel : -1, deletes.positions(), equalities));
@@ -309,7 +329,7 @@ public final class QbeastPageSourceFactory
             long rowGroupsInSplit = rowGroupsStartingIn(parquetMetadata.getParquetMetadata(), start, length);
             // the page sink writes a file's rows in ascending weight: a sample may stop at the first row past its bound
             boolean sortedByWeight = sampling && weightChannel >= 0 && QbeastParquetFileWriter.isWeightOrdered(Optional.ofNullable(fileMetadata.getCreatedBy()));
-            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, deleteFilter, rowPredicateFilter, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
+            return new QbeastParquetPageSource(reader, outputToReaderChannel, missingValues, weightFilter, rowFilter, deleteFilter, rowPredicateFilter, mergeRowIds, sortedByWeight, rowGroups.size(), rowGroupsInSplit - rowGroups.size());
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(dataSource, e);

@@ -59,6 +59,8 @@ public final class QbeastParquetPageSource
     private final int[] outputToReaderChannel;
     private final Block[] missingColumnValues;
     private final Optional<WeightFilter> weightFilter;
+    // the merge row id's channel and how to build it, when requested (DELETE, UPDATE, MERGE)
+    private final Optional<MergeRowIds> mergeRowIds;
 
     // after the weight bound, in order: the predicate's domains, other engines' deletes (so a deleted
     // row never reaches an expression that could fail), the handle's row predicates
@@ -79,11 +81,12 @@ public final class QbeastParquetPageSource
      * @param deleteFilter the rows that delete files remove from the file, when any
      * @param rowPredicateFilter the handle's row predicates (not domains) checked per row after the
      *        domains and the deletes (a deleted row never reaches an expression that could fail), when any
+     * @param mergeRowIds the channel of the merge row id and where its parts are, when requested
      * @param sortedByWeight the file's rows are in ascending {@code _qbeast_weight}: reading stops at the first row at or past the weight bound
      * @param rowGroupsRead row groups of the split given to the reader, for {@link #getMetrics()}
      * @param rowGroupsSkipped row groups of the split that statistics (predicate, weight bound) skipped, for {@link #getMetrics()}
      */
-    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<DeleteFilter> deleteFilter, Optional<RowPredicateFilter> rowPredicateFilter, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
+    QbeastParquetPageSource(ParquetReader reader, int[] outputToReaderChannel, Block[] missingColumnValues, Optional<WeightFilter> weightFilter, Optional<RowFilter> rowFilter, Optional<DeleteFilter> deleteFilter, Optional<RowPredicateFilter> rowPredicateFilter, Optional<MergeRowIds> mergeRowIds, boolean sortedByWeight, long rowGroupsRead, long rowGroupsSkipped)
     {
         this.sortedByWeight = sortedByWeight;
         this.rowGroupsRead = rowGroupsRead;
@@ -100,6 +103,7 @@ public final class QbeastParquetPageSource
         this.missingColumnValues = missingColumnValues.clone();
         checkArgument(outputToReaderChannel.length == missingColumnValues.length, "channel mapping and missing values differ in length");
         this.weightFilter = requireNonNull(weightFilter, "weightFilter is null");
+        this.mergeRowIds = requireNonNull(mergeRowIds, "mergeRowIds is null");
     }
 
     @Override
@@ -158,7 +162,7 @@ public final class QbeastParquetPageSource
             }
             // the selection is kept here, not in the reader's page: trino-parquet 476's page applies a
             // second selectPositions (the engine's filter) to blocks it already filtered, losing rows
-            return new ProjectedSourcePage(page, outputToReaderChannel, missingColumnValues, reader.getDataSource().getId(), selection);
+            return new ProjectedSourcePage(page, outputToReaderChannel, missingColumnValues, mergeRowIds, reader.getDataSource().getId(), selection);
         }
         return null;
     }
@@ -374,16 +378,18 @@ public final class QbeastParquetPageSource
         private final SourcePage delegate;
         private final int[] channels;
         private final Block[] missingColumnValues;
+        private final Optional<MergeRowIds> mergeRowIds;
         private final ParquetDataSourceId dataSourceId;
         // positions of the delegate's rows this page has (ascending), null: all of them
         private int[] selection;
         private boolean delegateSelected;
 
-        ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, ParquetDataSourceId dataSourceId, int[] selection)
+        ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, Optional<MergeRowIds> mergeRowIds, ParquetDataSourceId dataSourceId, int[] selection)
         {
             this.delegate = delegate;
             this.channels = channels;
             this.missingColumnValues = missingColumnValues;
+            this.mergeRowIds = mergeRowIds;
             this.dataSourceId = dataSourceId;
             this.selection = selection;
         }
@@ -423,6 +429,14 @@ public final class QbeastParquetPageSource
         @Override
         public Block getBlock(int channel)
         {
+            if (mergeRowIds.isPresent() && mergeRowIds.get().outputChannel() == channel) {
+                try {
+                    return mergeRowIds.get().block(delegate, selection);
+                }
+                catch (RuntimeException e) {
+                    throw handleException(dataSourceId, e);
+                }
+            }
             int readerChannel = channels[channel];
             if (readerChannel < 0) {
                 return RunLengthEncodedBlock.create(missingColumnValues[channel], getPositionCount());

@@ -59,6 +59,7 @@ import java.util.stream.IntStream;
 import static io.qbeast.iceberg.QbeastTableProperties.CUBE_COLUMN;
 import static io.qbeast.iceberg.QbeastTableProperties.WEIGHT_COLUMN;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_WRITER_ERROR;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static java.util.Objects.requireNonNull;
 
@@ -70,7 +71,9 @@ import static java.util.Objects.requireNonNull;
  * <ol>
  *   <li>the revision is chosen: the table's current one, widened when the batch falls outside
  *       it ({@link RevisionPlanner}), or, for a table without one, proposed from the first batch;</li>
- *   <li>every row gets its point (through the revision's transformations) and a random weight;</li>
+ *   <li>every row gets its point (through the revision's transformations) and a random weight,
+ *       unless its input has one in the {@code _qbeast_weight} channel (an UPDATE's new row version
+ *       keeps the weight of the row it replaces);</li>
  *   <li>the batch is assigned to cubes against the index state of the base snapshot plus the
  *       runs this sink already indexed ({@link BatchIndexer}), so later batches descend the tree
  *       the earlier ones built instead of building their own;</li>
@@ -121,6 +124,8 @@ public class QbeastPageSink
     // per schema column: the input channel holding it, or -1 for the index columns (and columns not written)
     private final int[] inputChannels;
     private final int weightColumn;
+    // the input channel of _qbeast_weight, or -1: a row with a weight there keeps it (an UPDATE's new row version)
+    private final int weightInputChannel;
     private final int cubeColumn;
     private final PointMapper pointMapper;
     private final int[] orderChannels;
@@ -227,6 +232,7 @@ public class QbeastPageSink
             throw new TrinoException(QbeastErrorCode.QBEAST_INVALID_METADATA, "Table %s lacks the index columns %s and %s".formatted(handle.schemaTableName(), WEIGHT_COLUMN, CUBE_COLUMN));
         }
         this.weightColumn = weight;
+        this.weightInputChannel = inputChannels[weight];
         this.cubeColumn = cube;
 
         List<Integer> indexedChannels = new ArrayList<>();
@@ -428,6 +434,9 @@ public class QbeastPageSink
         }
         int[] weights = new int[rows];
         weightGenerator.fill(weights, 0, rows);
+        if (weightInputChannel >= 0) {
+            keepGivenWeights(weights);
+        }
 
         IndexState state = states.computeIfAbsent(batchRevision.id(), _ -> baseIndex.get().state(batchRevision));
         CubeAssignment assignment = indexer.assign(state, coordinates, weights, rows, cube -> unwrittenRows.getOrDefault(cube, 0L));
@@ -443,6 +452,20 @@ public class QbeastPageSink
         indexedDataBytes += bufferedDataBytes;
         recordMemory(0);
         return Optional.of(new BufferedRun(buffer, assignment, weights));
+    }
+
+    // rows whose input has a weight keep it: an updated row stays in the samples it was in
+    private void keepGivenWeights(int[] weights)
+    {
+        int row = 0;
+        for (Page page : buffer) {
+            Block given = page.getBlock(weightInputChannel);
+            for (int position = 0; position < page.getPositionCount(); position++, row++) {
+                if (!given.isNull(position)) {
+                    weights[row] = INTEGER.getInt(given, position);
+                }
+            }
+        }
     }
 
     private void clearBuffer()

@@ -14,13 +14,17 @@ import io.qbeast.trino.catalog.QbeastFileSystemFactory;
 import io.qbeast.trino.config.QbeastConfig;
 import io.qbeast.trino.config.QbeastSessionProperties;
 import io.qbeast.trino.encoding.TypeConverter;
+import io.qbeast.trino.handle.QbeastMergeTableHandle;
 import io.qbeast.trino.handle.QbeastTableExecuteHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
+import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeSink;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSinkId;
@@ -110,6 +114,23 @@ public class QbeastPageSinkProvider
                 throw new TrinoException(QBEAST_INVALID_METADATA, "Failed to read the index of snapshot %s from %s: %s".formatted(handle.baseSnapshotId().orElseThrow(), handle.metadataLocation().get(), e.getMessage()), e);
             }
         });
+    }
+
+    /** A DELETE, UPDATE or MERGE's sink: position deletes, and an INSERT's sink for the new rows. */
+    @Override
+    public ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorMergeTableHandle mergeHandle, Optional<ConnectorTableCredentials> tableCredentials, ConnectorPageSinkId pageSinkId)
+    {
+        QbeastMergeTableHandle merge = (QbeastMergeTableHandle) mergeHandle;
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        return new QbeastMergeSink(
+                createPageSink(session, merge.insert()),
+                merge.dataColumns(),
+                fileSystem,
+                Location.of(merge.insert().dataLocation()),
+                session.getQueryId(),
+                ParquetWriterOptions.builder().build(),
+                QbeastSessionProperties.getCompressionCodec(session).parquetCodec(),
+                commitTaskCodec);
     }
 
     private ConnectorPageSink createPageSink(ConnectorSession session, QbeastWritableTableHandle handle)

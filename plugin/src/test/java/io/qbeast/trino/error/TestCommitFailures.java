@@ -47,6 +47,10 @@ class TestCommitFailures
         TrinoException conflict = CommitFailures.toTrinoException(Write.OPTIMIZE, TABLE, OptionalLong.of(42), new ValidationException("files were deleted"));
         assertThat(conflict.getMessage()).startsWith("Optimize of s.t").contains("since snapshot 42").contains("run it again").contains("files were deleted");
 
+        TrinoException merge = CommitFailures.toTrinoException(Write.MERGE, TABLE, OptionalLong.of(43), new ValidationException("found conflicting files"));
+        assertThat(merge.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
+        assertThat(merge.getMessage()).startsWith("Changing rows of s.t").contains("since snapshot 43").contains("rows this statement read").contains("nothing was changed").contains("found conflicting files");
+
         TrinoException other = CommitFailures.toTrinoException(Write.CREATE, TABLE, OptionalLong.empty(), new IllegalStateException("catalog down"));
         assertThat(other.getErrorCode()).isEqualTo(QBEAST_COMMIT_ERROR.toErrorCode());
         assertThat(other.getMessage()).startsWith("Creating table s.t").contains("catalog down");
