@@ -259,7 +259,6 @@ class TestQbeastConnectorSql
         assertQueryFails("ALTER TABLE test_unsupported ADD COLUMN y bigint", "This connector does not support adding columns");
         assertQueryFails("ALTER TABLE test_unsupported RENAME TO test_unsupported_2", "This connector does not support renaming tables");
         assertQueryFails("CREATE VIEW test_unsupported_view AS SELECT 1 x", "This connector does not support creating views");
-        assertQueryFails("TRUNCATE TABLE test_unsupported", "This connector does not support truncating tables");
         assertQueryFails("CREATE OR REPLACE TABLE test_unsupported WITH (indexed_columns = ARRAY['x']) AS SELECT 2 x", ".*does not support replacing tables");
         assertQuery("SELECT * FROM test_unsupported", "VALUES 1");
         assertUpdate("DROP TABLE test_unsupported");
