@@ -6,7 +6,6 @@ import io.qbeast.index.Weight;
 import io.trino.testing.MaterializedRow;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SnapshotSummary;
@@ -15,16 +14,13 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
@@ -40,6 +36,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.qbeast.trino.IcebergJavaEngine.dataFiles;
+import static io.qbeast.trino.IcebergJavaEngine.icebergLiveRows;
+import static io.qbeast.trino.IcebergJavaEngine.writeData;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -329,33 +328,6 @@ class TestQbeastDeletesFromOtherEngines
         return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
     }
 
-    /** The live rows by orderkey, read by Iceberg's own generic reader (which applies every delete file). */
-    private static Map<Long, Record> icebergLiveRows(Table table)
-    {
-        Map<Long, Record> rows = new HashMap<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                assertThat(rows.put((Long) record.getField("orderkey"), record.copy())).isNull();
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return rows;
-    }
-
-    private static List<DataFile> dataFiles(Table table)
-    {
-        List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            tasks.forEach(task -> files.add(task.file()));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
-    }
-
     /**
      * The position-deleted rows the table's current snapshot still holds (in its delete manifests,
      * whether or not a delete still applies to a data file: after a rewrite a position delete file
@@ -364,26 +336,5 @@ class TestQbeastDeletesFromOtherEngines
     private static long livePositionDeletes(Table table)
     {
         return Long.parseLong(table.currentSnapshot().summary().getOrDefault(SnapshotSummary.TOTAL_POS_DELETES_PROP, "0"));
-    }
-
-    /** One Parquet data file written by Iceberg's generic writer with the table's whole schema. */
-    private static DataFile writeData(Table table, String fileName, List<Record> rows)
-    {
-        try {
-            DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(table.location() + "/data/" + fileName))
-                    .schema(table.schema())
-                    .withSpec(table.spec())
-                    .createWriterFunc(GenericParquetWriter::create)
-                    .build();
-            try (writer) {
-                for (Record row : rows) {
-                    writer.write(row);
-                }
-            }
-            return writer.toDataFile();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

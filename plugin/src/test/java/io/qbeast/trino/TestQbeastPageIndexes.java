@@ -3,7 +3,6 @@ package io.qbeast.trino;
 import io.qbeast.index.Weight;
 import io.trino.Session;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
@@ -25,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.qbeast.trino.IcebergJavaEngine.dataFiles;
 import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,7 +47,9 @@ class TestQbeastPageIndexes
         Table table = tables().table("lineitem_indexed");
         Schema weightOnly = table.schema().select(WEIGHT_COLUMN);
         long pages = 0;
-        for (DataFile file : dataFiles(table)) {
+        List<DataFile> files = dataFiles(table);
+        assertThat(files).isNotEmpty();
+        for (DataFile file : files) {
             // the weights in file order, read by Iceberg's reader (which reads no page index)
             List<Integer> weights = new ArrayList<>();
             try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(file.location()))
@@ -145,18 +147,5 @@ class TestQbeastPageIndexes
         // the runner's local file system maps local:///path under its root
         assertThat(location).startsWith("local:///");
         return root().resolve(location.substring("local:///".length()));
-    }
-
-    private static List<DataFile> dataFiles(Table table)
-    {
-        List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            tasks.forEach(task -> files.add(task.file()));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        assertThat(files).isNotEmpty();
-        return files;
     }
 }

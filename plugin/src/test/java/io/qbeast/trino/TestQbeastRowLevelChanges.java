@@ -4,21 +4,13 @@ import com.google.common.collect.ImmutableList;
 import io.qbeast.index.Weight;
 import io.trino.testing.MaterializedRow;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +18,9 @@ import java.util.Map;
 import java.util.Set;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.qbeast.trino.IcebergJavaEngine.dataFiles;
+import static io.qbeast.trino.IcebergJavaEngine.icebergLiveRows;
+import static io.qbeast.trino.IcebergJavaEngine.writeData;
 import static io.trino.spi.StandardErrorCode.DIVISION_BY_ZERO;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -301,53 +296,6 @@ class TestQbeastRowLevelChanges
     private List<Long> longs(String sql)
     {
         return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
-    }
-
-    private static Map<Long, Record> icebergLiveRows(Table table)
-    {
-        Map<Long, Record> rows = new HashMap<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                assertThat(rows.put((Long) record.getField("orderkey"), record.copy())).isNull();
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return rows;
-    }
-
-    /** One Parquet data file written by Iceberg's generic writer with the table's whole schema (its index columns null). */
-    private static DataFile writeData(Table table, String fileName, List<Record> rows)
-    {
-        try {
-            DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(table.location() + "/data/" + fileName))
-                    .schema(table.schema())
-                    .withSpec(table.spec())
-                    .createWriterFunc(GenericParquetWriter::create)
-                    .build();
-            try (writer) {
-                for (Record row : rows) {
-                    writer.write(row);
-                }
-            }
-            return writer.toDataFile();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static List<DataFile> dataFiles(Table table)
-    {
-        List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            tasks.forEach(task -> files.add(task.file()));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
     }
 
     // rows deleted by the position delete files of the current snapshot

@@ -20,7 +20,6 @@ import io.trino.testing.MaterializedRow;
 import io.trino.testing.TestingConnectorSession;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -28,12 +27,10 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +46,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.qbeast.trino.IcebergJavaEngine.dataFiles;
+import static io.qbeast.trino.IcebergJavaEngine.writeData;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_COMMIT_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -403,26 +402,6 @@ class TestQbeastTruncateAndMetadataDelete
         table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
     }
 
-    private static DataFile writeData(Table table, String fileName, List<Record> rows)
-    {
-        try {
-            DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(table.location() + "/data/" + fileName))
-                    .schema(table.schema())
-                    .withSpec(table.spec())
-                    .createWriterFunc(GenericParquetWriter::create)
-                    .build();
-            try (writer) {
-                for (Record row : rows) {
-                    writer.write(row);
-                }
-            }
-            return writer.toDataFile();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** The live rows by orderkey, read by Iceberg's own generic reader (which applies every delete file). */
     private static Map<Long, Record> icebergRows(Table table)
     {
@@ -436,21 +415,6 @@ class TestQbeastTruncateAndMetadataDelete
             throw new UncheckedIOException(e);
         }
         return rows;
-    }
-
-    private static List<DataFile> dataFiles(Table table)
-    {
-        List<DataFile> files = new ArrayList<>();
-        if (table.currentSnapshot() == null) {
-            return files;
-        }
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            tasks.forEach(task -> files.add(task.file()));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
     }
 
     private static long totalOf(Snapshot snapshot, String property)
