@@ -10,8 +10,6 @@ import io.trino.spi.connector.SourcePage;
 
 import java.util.Optional;
 
-import static io.trino.spi.type.BigintType.BIGINT;
-import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -19,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * {@code QbeastColumnHandle.MERGE_ROW_ID_TYPE}): the data file's path as the manifest names it,
  * the row's position in the file (the reader's row numbers, so they count every row of the file,
  * read or not) and its weight: the stored one, or for a row without one the weight a sample gives
- * it ({@link QbeastParquetPageSource#derivedWeight}), so an updated row stays in the same samples.
+ * it ({@link RowWeights#weightOf}), so an updated row stays in the same samples.
  *
  * @param outputChannel the page source's channel of the row id
  * @param weightChannel the reader channel of {@code _qbeast_weight}, or -1 when the file has none
@@ -44,9 +42,7 @@ record MergeRowIds(int outputChannel, int weightChannel, int rowNumberChannel, S
         int count = rowNumbers.getPositionCount();
         int[] values = new int[count];
         for (int position = 0; position < count; position++) {
-            values[position] = weights != null && !weights.isNull(position)
-                    ? INTEGER.getInt(weights, position)
-                    : QbeastParquetPageSource.derivedWeight(fileSeed, BIGINT.getLong(rowNumbers, position));
+            values[position] = RowWeights.weightOf(weights, rowNumbers, position, fileSeed);
         }
         Block pathValue = new VariableWidthBlock(1, path, new int[] {0, path.length()}, Optional.empty());
         return RowBlock.fromFieldBlocks(count, new Block[] {

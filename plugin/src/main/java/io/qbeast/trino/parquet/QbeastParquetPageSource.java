@@ -30,7 +30,6 @@ import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_BAD_DATA;
 import static io.qbeast.trino.error.QbeastErrorCode.QBEAST_CURSOR_ERROR;
-import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
@@ -274,16 +273,11 @@ public final class QbeastParquetPageSource
             int[] selected = new int[positionCount];
             int count = 0;
             for (int position = 0; position < positionCount; position++) {
-                long weight;
-                if (weights != null && !weights.isNull(position)) {
-                    weight = INTEGER.getInt(weights, position);
+                if (rowNumbers == null && (weights == null || weights.isNull(position))) {
+                    // row numbers are decoded only when some row of the batch has no stored weight
+                    rowNumbers = page.getBlock(rowNumberChannel);
                 }
-                else {
-                    if (rowNumbers == null) {
-                        rowNumbers = page.getBlock(rowNumberChannel);
-                    }
-                    weight = derivedWeight(fileSeed, BIGINT.getLong(rowNumbers, position));
-                }
+                int weight = RowWeights.weightOf(weights, rowNumbers, position, fileSeed);
                 if (weight < weightUpperBound) {
                     selected[count++] = position;
                 }
@@ -353,19 +347,6 @@ public final class QbeastParquetPageSource
     }
 
     /**
-     * A uniform pseudo-random 32-bit weight for a row that has none, stable across reads of the
-     * same file (the SplitMix64 finalizer over seed and position).
-     */
-    static int derivedWeight(long fileSeed, long rowNumber)
-    {
-        long z = fileSeed + (rowNumber + 1) * 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        z = z ^ (z >>> 31);
-        return (int) (z >>> 32);
-    }
-
-    /**
      * The reader's page seen through the requested column order: missing columns are constant
      * nulls, extra reader channels (weight, row number) are hidden. Blocks still decode lazily,
      * when the engine asks for them, so decoding errors are translated here too.
@@ -383,6 +364,8 @@ public final class QbeastParquetPageSource
         // positions of the delegate's rows this page has (ascending), null: all of them
         private int[] selection;
         private boolean delegateSelected;
+        // the row ids of the current selection, built once however often the engine asks
+        private Block mergeRowIdBlock;
 
         ProjectedSourcePage(SourcePage delegate, int[] channels, Block[] missingColumnValues, Optional<MergeRowIds> mergeRowIds, ParquetDataSourceId dataSourceId, int[] selection)
         {
@@ -431,7 +414,10 @@ public final class QbeastParquetPageSource
         {
             if (mergeRowIds.isPresent() && mergeRowIds.get().outputChannel() == channel) {
                 try {
-                    return mergeRowIds.get().block(delegate, selection);
+                    if (mergeRowIdBlock == null) {
+                        mergeRowIdBlock = mergeRowIds.get().block(delegate, selection);
+                    }
+                    return mergeRowIdBlock;
                 }
                 catch (RuntimeException e) {
                     throw handleException(dataSourceId, e);
@@ -463,6 +449,7 @@ public final class QbeastParquetPageSource
         @Override
         public void selectPositions(int[] positions, int offset, int size)
         {
+            mergeRowIdBlock = null;
             if (selection == null && !delegateSelected) {
                 // the reader's own selection skips decoding unselected rows; it is right only once
                 delegate.selectPositions(positions, offset, size);
