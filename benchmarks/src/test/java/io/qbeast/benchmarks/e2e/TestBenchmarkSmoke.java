@@ -107,7 +107,10 @@ public class TestBenchmarkSmoke
         assertThat(sample.get(key("SYSTEM 10%", SampleSuite.QBEAST, "input_bytes"))).isPositive();
         for (String variant : List.of(SampleSuite.QBEAST, SampleSuite.ICEBERG, SampleSuite.SORTED)) {
             assertThat(sample.keySet()).anyMatch(cell -> cell.startsWith("R1") && cell.contains("|" + variant + "|splits"));
+            // rows read, measured against the goal of 4 × selectivity × rows
+            assertThat(sample.entrySet()).anyMatch(cell -> cell.getKey().startsWith("R1") && cell.getKey().contains("|" + variant + "|input_rows") && cell.getValue() > 0);
         }
+        assertThat(sample.entrySet()).anyMatch(cell -> cell.getKey().startsWith("R1") && cell.getKey().contains("|" + SampleSuite.GOAL + "|input_rows") && cell.getValue() > 0);
 
         Map<String, Double> scale = medians(output, date, "scale");
         assertThat(scale.keySet().stream().filter(cell -> cell.endsWith("|qbeast|rows_per_cpu_s")).toList()).hasSize(2 + 4 + 2);
