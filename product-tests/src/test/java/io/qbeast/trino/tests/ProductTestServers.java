@@ -1,6 +1,10 @@
 package io.qbeast.trino.tests;
 
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -128,6 +132,26 @@ public final class ProductTestServers
                     .withCatalog("iceberg", iceberg)
                     .start());
             return new SharedPostgresCatalog(postgres, trino, warehouse);
+        }
+
+        /**
+         * Apache Iceberg's own {@link JdbcCatalog} on the same PostgreSQL catalog, as another engine
+         * would open it ({@code catalogName} as the Trino catalogs use it), reading and writing the
+         * tables' {@code file:} URIs as they are ({@link FileUriIo}). The caller closes it.
+         */
+        JdbcCatalog icebergJavaCatalog(String catalogName)
+        {
+            Map<String, String> properties = new HashMap<>();
+            properties.put(CatalogProperties.URI, postgres.jdbcUrl());
+            properties.put("jdbc.user", postgres.user());
+            properties.put("jdbc.password", postgres.password());
+            // the catalog tables as qbeast's JDBC catalog creates them
+            properties.put("jdbc.schema-version", "V1");
+            properties.put(CatalogProperties.WAREHOUSE_LOCATION, "file://" + warehouse.toAbsolutePath());
+            properties.put(CatalogProperties.FILE_IO_IMPL, FileUriIo.class.getName());
+            JdbcCatalog catalog = new JdbcCatalog();
+            catalog.initialize(catalogName, properties);
+            return catalog;
         }
 
         @Override
