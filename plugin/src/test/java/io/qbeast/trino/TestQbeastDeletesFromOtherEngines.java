@@ -113,9 +113,13 @@ class TestQbeastDeletesFromOtherEngines
 
         // optimize rewrites the live rows only; the position delete file, which named only rewritten files, is gone
         assertThat(livePositionDeletes(tables().table(name))).isEqualTo(changed.positionDeleted());
+        assertThat(liveEqualityDeletes(tables().table(name))).isPositive();
         assertUpdate("ALTER TABLE %s EXECUTE optimize(mode => 'all')".formatted(name));
         Table optimized = tables().table(name);
         assertThat(livePositionDeletes(optimized)).isZero();
+        // the equality delete file is older than every data file left: it applies to none, and is gone
+        assertThat(liveEqualityDeletes(optimized)).isZero();
+        assertThat(optimized.currentSnapshot().summary().get(SnapshotSummary.TOTAL_DELETE_FILES_PROP)).isEqualTo("0");
         Map<Long, Record> afterOptimize = icebergLiveRows(optimized);
         assertThat(afterOptimize.keySet()).isEqualTo(liveKeys);
         assertLiveRows(name, afterOptimize);
@@ -336,5 +340,10 @@ class TestQbeastDeletesFromOtherEngines
     private static long livePositionDeletes(Table table)
     {
         return Long.parseLong(table.currentSnapshot().summary().getOrDefault(SnapshotSummary.TOTAL_POS_DELETES_PROP, "0"));
+    }
+
+    private static long liveEqualityDeletes(Table table)
+    {
+        return Long.parseLong(table.currentSnapshot().summary().getOrDefault(SnapshotSummary.TOTAL_EQ_DELETES_PROP, "0"));
     }
 }

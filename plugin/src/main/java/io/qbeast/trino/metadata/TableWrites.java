@@ -284,7 +284,7 @@ final class TableWrites
      * Commits an optimize: one Iceberg {@code RewriteFiles} replacing the {@code scanned} files with
      * the files in {@code fragments}, validated from the start snapshot; nothing when nothing was
      * scanned. The scan left out the rows that delete files removed, so the position delete files
-     * that name only replaced files are removed in the same commit ({@link ObsoleteDeletes}). The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
+     * that name only replaced files, and the equality delete files older than every kept data file, are removed in the same commit ({@link ObsoleteDeletes}). The report is logged and stored in the snapshot summary ({@code qbeast.optimize.*}).
      */
     OptimizeReport finishOptimize(ConnectorSession session, QbeastTableExecuteHandle handle, List<String> scanned, Collection<Slice> fragments)
     {
@@ -324,9 +324,11 @@ final class TableWrites
                 .putAll(report.toSnapshotSummary())
                 .buildOrThrow();
         SchemaTableName name = handle.schemaTableName();
-        // position delete files naming only rewritten files: their rows were left out of the new files
+        // position delete files naming only rewritten files (their rows were left out of the new
+        // files), and equality delete files older than every data file kept
+        long oldestKept = ObsoleteDeletes.oldestKeptDataSequenceNumber(table, startSnapshotId, scannedSet);
         List<DeleteFile> obsoleteDeletes = ObsoleteDeletes.of(rewritten, delete -> deleteFileReader.referencedDataFiles(fileSystem, new QbeastDeleteFile(
-                delete.location(), delete.format().name(), QbeastDeleteFile.Content.POSITION_DELETES, delete.recordCount(), delete.fileSizeInBytes(), List.of())));
+                delete.location(), delete.format().name(), QbeastDeleteFile.Content.POSITION_DELETES, delete.recordCount(), delete.fileSizeInBytes(), List.of())), oldestKept);
         commit(name, () -> IcebergCommits.rewrite(table, startSnapshotId, deleted, obsoleteDeletes, added, written.newRevisions(), summary),
                 failure -> failure instanceof ValidationException conflict
                         ? conflictError(name, startSnapshotId, deleted, conflict)
