@@ -2,6 +2,7 @@ package io.qbeast.trino;
 
 import com.google.common.collect.ImmutableList;
 import io.qbeast.index.Weight;
+import io.trino.execution.QueryStats;
 import io.trino.testing.MaterializedRow;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
@@ -64,6 +65,21 @@ class TestQbeastRowLevelChanges
         assertThat(positionDeletes(table)).isEqualTo(expectedDeleted);
         assertThat(deleteFileCount(table)).isGreaterThan(1);
         assertThat(count("SELECT count(*) FROM %s WHERE %s".formatted(name, deleted))).isZero();
+    }
+
+    @Test
+    void testDeleteReportsTheBytesOfItsDeleteFiles()
+    {
+        // the bytes a DELETE wrote, as Trino reports them, are those of the delete files it committed
+        String name = "orders_delete_bytes";
+        create(name);
+        String predicate = "orderkey % 7 = 3";
+        QueryStats stats = QbeastQueryRunner.queryStats(getDistributedQueryRunner(), getSession(), "DELETE FROM %s WHERE %s".formatted(name, predicate));
+        Table table = tables().table(name);
+        assertThat(deleteFileCount(table)).isPositive();
+        assertThat(stats.getPhysicalWrittenDataSize().toBytes()).isEqualTo(Long.parseLong(table.currentSnapshot().summary().get(SnapshotSummary.ADDED_FILE_SIZE_PROP)));
+        assertThat(count("SELECT count(*) FROM %s WHERE %s".formatted(name, predicate))).isZero();
+        assertThat(count("SELECT count(*) FROM " + name)).isEqualTo(count("SELECT count(*) FROM tpch.tiny.orders WHERE NOT (%s)".formatted(predicate)));
     }
 
     @Test

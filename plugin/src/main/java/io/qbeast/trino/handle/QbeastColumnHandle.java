@@ -34,6 +34,9 @@ public record QbeastColumnHandle(String name, int fieldId, Type type, boolean hi
     public static final String MERGE_ROW_ID_COLUMN = "$merge_row_id";
     // reserved like the two above; no table field and no Iceberg metadata column has it
     private static final int MERGE_ROW_ID_FIELD_ID = Integer.MAX_VALUE - 1100;
+    // the row id of a scan that deletes only (QbeastTableHandle.deletesOnly): its weight is null.
+    // The page source provider asks for it in place of the other; the engine never sees it
+    private static final int MERGE_ROW_ID_WITHOUT_WEIGHT_FIELD_ID = Integer.MAX_VALUE - 1101;
     /**
      * The merge row id: the row's data file and position in it (what a position delete names),
      * and the row's weight, stored or derived, which an UPDATE gives the row's new version.
@@ -67,7 +70,19 @@ public record QbeastColumnHandle(String name, int fieldId, Type type, boolean hi
         return new QbeastColumnHandle(MERGE_ROW_ID_COLUMN, MERGE_ROW_ID_FIELD_ID, MERGE_ROW_ID_TYPE, true);
     }
 
+    /** The row id with a null weight, for a scan whose change deletes rows and updates none. */
+    public static QbeastColumnHandle mergeRowIdWithoutWeightColumn()
+    {
+        return new QbeastColumnHandle(MERGE_ROW_ID_COLUMN, MERGE_ROW_ID_WITHOUT_WEIGHT_FIELD_ID, MERGE_ROW_ID_TYPE, true);
+    }
+
     public boolean isMergeRowId()
+    {
+        return fieldId == MERGE_ROW_ID_FIELD_ID || fieldId == MERGE_ROW_ID_WITHOUT_WEIGHT_FIELD_ID;
+    }
+
+    /** Whether this merge row id carries the rows' weights. */
+    public boolean mergeRowIdHasWeights()
     {
         return fieldId == MERGE_ROW_ID_FIELD_ID;
     }

@@ -21,6 +21,9 @@ import static java.util.Objects.requireNonNull;
  * the page source evaluates per row, in the query's order (the engine no longer filters by them)
  * @param optimizeFiles for the scan of an optimize: exactly the data files to read (whole, with
  * every row), replacing predicate and sample
+ * @param deletesOnly for the scan of a change that deletes rows and updates none (a DELETE, or a
+ * MERGE without an UPDATE case): its merge row ids need no weight, so the weights are not read
+ * (a weight column of random values is most of the bytes such a scan would read)
  */
 public record QbeastTableHandle(
         String schemaName,
@@ -29,7 +32,8 @@ public record QbeastTableHandle(
         TupleDomain<QbeastColumnHandle> predicate,
         List<RowPredicate> rowPredicates,
         double sampleFraction,
-        Optional<List<String>> optimizeFiles)
+        Optional<List<String>> optimizeFiles,
+        boolean deletesOnly)
         implements ConnectorTableHandle
 {
     public QbeastTableHandle
@@ -47,13 +51,13 @@ public record QbeastTableHandle(
 
     public QbeastTableHandle(String schemaName, String tableName, Optional<Long> snapshotId, TupleDomain<QbeastColumnHandle> predicate)
     {
-        this(schemaName, tableName, snapshotId, predicate, List.of(), 1.0, Optional.empty());
+        this(schemaName, tableName, snapshotId, predicate, List.of(), 1.0, Optional.empty(), false);
     }
 
     /** The scan of an optimize: all rows of {@code files}. */
     public QbeastTableHandle forOptimize(List<String> files)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), List.of(), 1.0, Optional.of(files));
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, TupleDomain.all(), List.of(), 1.0, Optional.of(files), false);
     }
 
     /** Whether {@code TABLESAMPLE SYSTEM} was pushed down: only rows with {@code _qbeast_weight < weightUpperBound()} are read. */
@@ -70,7 +74,13 @@ public record QbeastTableHandle(
 
     public QbeastTableHandle withSampleFraction(double sampleFraction)
     {
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, rowPredicates, sampleFraction, Optional.empty());
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, rowPredicates, sampleFraction, Optional.empty(), deletesOnly);
+    }
+
+    /** This scan as the scan of a change that deletes rows and updates none. */
+    public QbeastTableHandle forDeletesOnly()
+    {
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, rowPredicates, sampleFraction, optimizeFiles, true);
     }
 
     public SchemaTableName schemaTableName()
@@ -82,7 +92,7 @@ public record QbeastTableHandle(
     public QbeastTableHandle withPredicate(TupleDomain<QbeastColumnHandle> predicate, List<RowPredicate> rowPredicates)
     {
         List<RowPredicate> combined = Stream.concat(this.rowPredicates.stream(), rowPredicates.stream()).distinct().toList();
-        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, combined, sampleFraction, Optional.empty());
+        return new QbeastTableHandle(schemaName, tableName, snapshotId, predicate, combined, sampleFraction, Optional.empty(), deletesOnly);
     }
 
     @Override
@@ -92,6 +102,7 @@ public record QbeastTableHandle(
                 (predicate.isAll() ? "" : " constraint on " + predicate.getDomains().map(domains -> domains.keySet().stream().map(QbeastColumnHandle::name).toList()).orElse(List.of())) +
                 (rowPredicates.isEmpty() ? "" : " filter " + rowPredicates.stream().map(Object::toString).collect(Collectors.joining(" AND "))) +
                 (isSampled() ? " sample " + sampleFraction + " (_qbeast_weight < " + weightUpperBound() + ")" : "") +
-                optimizeFiles.map(files -> " optimize " + files.size() + " files").orElse("");
+                optimizeFiles.map(files -> " optimize " + files.size() + " files").orElse("") +
+                (deletesOnly ? " deletes only" : "");
     }
 }

@@ -344,7 +344,8 @@ public class QbeastMetadata
         checkNoRetries(retryMode);
         QbeastTableHandle handle = (QbeastTableHandle) tableHandle;
         mergesPlanned.remove(handle.schemaTableName());
-        return writes.beginMerge(session, handle);
+        // the engine scans with the returned handle's table: without an UPDATE case no row id needs a weight
+        return writes.beginMerge(session, updateCaseColumns.isEmpty() ? handle.forDeletesOnly() : handle);
     }
 
     @Override

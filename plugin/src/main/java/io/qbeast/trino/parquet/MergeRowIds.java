@@ -10,6 +10,7 @@ import io.trino.spi.connector.SourcePage;
 
 import java.util.Optional;
 
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -20,10 +21,11 @@ import static java.util.Objects.requireNonNull;
  * it ({@link RowWeights#weightOf}), so an updated row stays in the same samples.
  *
  * @param outputChannel the page source's channel of the row id
+ * @param withWeights false for the scan of a change that updates no row: the weights are null
  * @param weightChannel the reader channel of {@code _qbeast_weight}, or -1 when the file has none
  * @param rowNumberChannel the reader channel of the row numbers
  */
-record MergeRowIds(int outputChannel, int weightChannel, int rowNumberChannel, Slice path, long fileSeed)
+record MergeRowIds(int outputChannel, boolean withWeights, int weightChannel, int rowNumberChannel, Slice path, long fileSeed)
 {
     MergeRowIds
     {
@@ -40,14 +42,21 @@ record MergeRowIds(int outputChannel, int weightChannel, int rowNumberChannel, S
             weights = weights == null ? null : weights.getPositions(selection, 0, selection.length);
         }
         int count = rowNumbers.getPositionCount();
-        int[] values = new int[count];
-        for (int position = 0; position < count; position++) {
-            values[position] = RowWeights.weightOf(weights, rowNumbers, position, fileSeed);
+        Block rowWeights;
+        if (withWeights) {
+            int[] values = new int[count];
+            for (int position = 0; position < count; position++) {
+                values[position] = RowWeights.weightOf(weights, rowNumbers, position, fileSeed);
+            }
+            rowWeights = new IntArrayBlock(count, Optional.empty(), values);
+        }
+        else {
+            rowWeights = RunLengthEncodedBlock.create(INTEGER, null, count);
         }
         Block pathValue = new VariableWidthBlock(1, path, new int[] {0, path.length()}, Optional.empty());
         return RowBlock.fromFieldBlocks(count, new Block[] {
                 RunLengthEncodedBlock.create(pathValue, count),
                 rowNumbers,
-                new IntArrayBlock(count, Optional.empty(), values)});
+                rowWeights});
     }
 }

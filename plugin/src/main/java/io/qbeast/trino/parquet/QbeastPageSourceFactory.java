@@ -208,8 +208,8 @@ public final class QbeastPageSourceFactory
             Set<Type> requestedFields = new LinkedHashSet<>();
             columns.forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
             weightColumn.flatMap(fileColumns::find).ifPresent(requestedFields::add);
-            boolean mergeRowIdRequested = columns.stream().anyMatch(QbeastColumnHandle::isMergeRowId);
-            if (mergeRowIdRequested) {
+            boolean rowIdWeightsRequested = columns.stream().anyMatch(column -> column.isMergeRowId() && column.mergeRowIdHasWeights());
+            if (rowIdWeightsRequested) {
                 fileColumns.findByName(WEIGHT_COLUMN).ifPresent(requestedFields::add);
             }
             predicate.getDomains().orElseThrow().keySet().forEach(column -> fileColumns.find(column).ifPresent(requestedFields::add));
@@ -242,7 +242,7 @@ public final class QbeastPageSourceFactory
                     mergeRowIdChannel = channel;
                 }
             }
-            int rowIdWeightChannel = mergeRowIdChannel < 0 ? -1 : fileColumns.findByName(WEIGHT_COLUMN)
+            int rowIdWeightChannel = !rowIdWeightsRequested ? -1 : fileColumns.findByName(WEIGHT_COLUMN)
                     .map(field -> readerChannel(new QbeastColumnHandle(WEIGHT_COLUMN, field.getId() == null ? -1 : field.getId().intValue(), INTEGER, true), fileColumns, messageColumnIO, Optional.empty(), readerColumns, readerChannelById))
                     .orElse(-1);
 
@@ -302,7 +302,7 @@ public final class QbeastPageSourceFactory
             int rowNumberChannel = readerColumns.size();
             Optional<MergeRowIds> mergeRowIds = mergeRowIdChannel < 0
                     ? Optional.empty()
-                    : Optional.of(new MergeRowIds(mergeRowIdChannel, rowIdWeightChannel, rowNumberChannel, utf8Slice(inputFile.location().toString()), fileSeed(inputFile)));
+                    : Optional.of(new MergeRowIds(mergeRowIdChannel, rowIdWeightsRequested, rowIdWeightChannel, rowNumberChannel, utf8Slice(inputFile.location().toString()), fileSeed(inputFile)));
             Optional<DeleteFilter> deleteFilter = deletes.isEmpty()
                     ? Optional.empty()
                     : Optional.of(new DeleteFilter(deletes.hasPositions() ? rowNumberChannel : -1, deletes.positions(), equalities));

@@ -113,6 +113,8 @@ public class QbeastPageSourceProvider
         }
         List<QbeastColumnHandle> fileColumns = requested.stream()
                 .filter(column -> !column.isFileMetadata())
+                // a change that updates no row needs no weights in its row ids
+                .map(column -> column.isMergeRowId() && tableHandle.deletesOnly() ? QbeastColumnHandle.mergeRowIdWithoutWeightColumn() : column)
                 .collect(toImmutableList());
         ConnectorPageSource source = pageSourceFactory.createPageSource(
                 inputFile,

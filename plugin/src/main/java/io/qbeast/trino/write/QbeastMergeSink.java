@@ -34,6 +34,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import static com.google.common.base.Preconditions.checkState;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TinyintType.TINYINT;
@@ -73,6 +74,7 @@ public class QbeastMergeSink
     // the deleted row positions of each data file, by path
     private final Map<String, Positions> deletions = new TreeMap<>();
     private final List<Location> createdFiles = new ArrayList<>();
+    private long deleteFileBytes;
 
     /**
      * @param insertSink the clustering writer of the new rows: its input is the table's visible
@@ -115,6 +117,8 @@ public class QbeastMergeSink
                 }
                 case DELETE_OPERATION_NUMBER, UPDATE_DELETE_OPERATION_NUMBER -> delete(paths, positions, position);
                 case UPDATE_OPERATION_NUMBER -> {
+                    // a scan of a change without an UPDATE case reads no weights (QbeastTableHandle.deletesOnly)
+                    checkState(!weights.isNull(position), "An update of a row whose row id has no weight");
                     delete(paths, positions, position);
                     inserted[insertedCount++] = position;
                     INTEGER.writeInt(givenWeights, INTEGER.getInt(weights, position));
@@ -142,7 +146,8 @@ public class QbeastMergeSink
     @Override
     public long getCompletedBytes()
     {
-        return insertSink.getCompletedBytes();
+        // the new rows' files and the delete files: Trino reports their sum as the bytes written
+        return insertSink.getCompletedBytes() + deleteFileBytes;
     }
 
     @Override
@@ -154,6 +159,7 @@ public class QbeastMergeSink
             int fileNumber = 0;
             for (Map.Entry<String, Positions> deletion : deletions.entrySet()) {
                 WrittenFile file = writeDeletes(dataLocation.appendPath("%s-%s-deletes-%d.parquet".formatted(queryId, writerId, fileNumber++)), deletion.getKey(), deletion.getValue().sorted());
+                deleteFileBytes += file.fileSizeInBytes();
                 fragments.add(Slices.wrappedBuffer(commitTaskCodec.toJsonBytes(CommitTaskData.positionDeletes(file, deletion.getKey()))));
             }
         }

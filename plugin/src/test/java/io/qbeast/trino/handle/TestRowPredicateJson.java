@@ -44,7 +44,7 @@ class TestRowPredicateJson
                 new RowPredicate.Like(new RowPredicate.ColumnValue(comment), "%a\\_%", Optional.of("\\")),
                 new RowPredicate.Call(BOOLEAN, RowPredicate.Operator.IN, List.of(new RowPredicate.ColumnValue(comment), new RowPredicate.SliceConstant(VARCHAR, "x".getBytes(StandardCharsets.UTF_8)))),
                 new RowPredicate.Call(BOOLEAN, RowPredicate.Operator.LESS_THAN, List.of(new RowPredicate.Call(DOUBLE, RowPredicate.Operator.CAST, List.of(new RowPredicate.ColumnValue(orderkey))), new RowPredicate.DoubleConstant(Double.NaN)))));
-        QbeastTableHandle handle = new QbeastTableHandle("s", "t", Optional.of(5L), TupleDomain.all(), List.of(modulus, or), 0.25, Optional.empty());
+        QbeastTableHandle handle = new QbeastTableHandle("s", "t", Optional.of(5L), TupleDomain.all(), List.of(modulus, or), 0.25, Optional.empty(), true);
         assertThat(mapper.readValue(mapper.writeValueAsString(handle), QbeastTableHandle.class)).isEqualTo(handle);
 
         // as the engine writes a connector handle: with a bean serializer it does not resolve

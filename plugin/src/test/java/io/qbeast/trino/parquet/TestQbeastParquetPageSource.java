@@ -2,12 +2,15 @@ package io.qbeast.trino.parquet;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.airlift.units.DataSize;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.parquet.ParquetDataSourceId;
+import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.ParquetTypeUtils;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
@@ -143,6 +146,56 @@ final class TestQbeastParquetPageSource
         // no columns at all (count(*)): positions only
         ConnectorPageSource none = open(fileSystem, file, ImmutableList.of(), Optional.of(schema), TupleDomain.all(), NO_SAMPLING);
         assertThat(readAll(none, ImmutableList.of())).hasSize(2000);
+    }
+
+    /**
+     * The merge row id: file path, row position and weight; without weights (a change that updates
+     * no row) the weight column is not read at all.
+     */
+    @Test
+    void testMergeRowIdsWithAndWithoutWeights()
+    {
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        // rows out of weight order, as in a point-ordered part of a cube: the weights are random values
+        List<List<Object>> rows = new ArrayList<>(weightOrderedRows(ROWS, 5));
+        java.util.Collections.shuffle(rows, new Random(6));
+        WrittenFile file = write(fileSystem, Location.of("local:///row-ids.parquet"), schema, SIMPLE_TYPES, rows, smallRowGroups(), ImmutableMap.of());
+        QbeastColumnHandle id = handle(handles(schema), "id");
+        // each column chunk read on its own (no merged ranges), so bytes read tell which columns were read
+        ParquetReaderOptions separateReads = ParquetReaderOptions.builder(READER_OPTIONS).withMaxMergeDistance(DataSize.ofBytes(0)).build();
+        List<QbeastColumnHandle> idOnly = ImmutableList.of(id);
+        // the first read parses the footer; the ones compared below all find it cached
+        readAll(rowIdSource(fileSystem, file, idOnly, separateReads), types(idOnly));
+        ConnectorPageSource ids = rowIdSource(fileSystem, file, idOnly, separateReads);
+        readAll(ids, types(idOnly));
+
+        for (boolean withWeights : new boolean[] {true, false}) {
+            QbeastColumnHandle rowId = withWeights ? QbeastColumnHandle.mergeRowIdColumn() : QbeastColumnHandle.mergeRowIdWithoutWeightColumn();
+            List<QbeastColumnHandle> columns = ImmutableList.of(id, rowId);
+            ConnectorPageSource source = rowIdSource(fileSystem, file, columns, separateReads);
+            List<List<Object>> read = readAll(source, types(columns));
+            assertThat(read).hasSize(ROWS);
+            for (int position = 0; position < ROWS; position++) {
+                List<?> row = (List<?>) read.get(position).get(1);
+                assertThat(read.get(position).get(0)).isEqualTo(rows.get(position).get(0));
+                assertThat(((Slice) row.get(0)).toStringUtf8()).isEqualTo(file.path());
+                assertThat(row.get(1)).isEqualTo((long) position);
+                assertThat(row.get(2)).isEqualTo(withWeights ? rows.get(position).get(3) : null);
+            }
+            if (withWeights) {
+                // 5,000 random weights do not compress: at least 3 bytes a row more
+                assertThat(source.getCompletedBytes()).isGreaterThan(ids.getCompletedBytes() + 3L * ROWS);
+            }
+            else {
+                assertThat(source.getCompletedBytes()).isEqualTo(ids.getCompletedBytes());
+            }
+        }
+    }
+
+    private static ConnectorPageSource rowIdSource(TrinoFileSystem fileSystem, WrittenFile file, List<QbeastColumnHandle> columns, ParquetReaderOptions options)
+    {
+        return PAGE_SOURCE_FACTORY.createPageSource(fileSystem.newInputFile(Location.of(file.path()), file.fileSizeInBytes()), 0, file.fileSizeInBytes(), file.fileSizeInBytes(), columns, TupleDomain.all(), NO_SAMPLING, options);
     }
 
     @Test
