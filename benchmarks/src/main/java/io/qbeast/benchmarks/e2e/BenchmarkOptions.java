@@ -14,7 +14,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Command line of {@code benchmarks/run}:
- * {@code [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N]
+ * {@code [--scale SF] [--suite write|query|sample|scale|planning|delete|all] [--smoke] [--repetitions N]
  * [--output DIR] [--date YYYY-MM-DD] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N]
  * [--heap 6G] [--workers N]}.
  */
@@ -31,7 +31,7 @@ public record BenchmarkOptions(
         int planningFiles,
         int workers)
 {
-    public static final List<String> ALL_SUITES = List.of("write", "query", "sample", "planning", "scale");
+    public static final List<String> ALL_SUITES = List.of("write", "query", "sample", "planning", "scale", "delete");
 
     public BenchmarkOptions
     {
@@ -94,7 +94,7 @@ public record BenchmarkOptions(
                 case "--series-scale" -> seriesScale = Double.parseDouble(value(args, ++i, arg));
                 case "--planning-files" -> planningFiles = Integer.parseInt(value(args, ++i, arg));
                 case "--workers" -> workers = Integer.parseInt(value(args, ++i, arg));
-                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N] [--heap 6G] [--workers N]".formatted(arg));
+                default -> throw new IllegalArgumentException("unknown argument %s; usage: benchmarks/run [--scale SF] [--suite write|query|sample|scale|planning|delete|all] [--smoke] [--repetitions N] [--output DIR] [--scale-sizes 0.1,0.3,1,3] [--series-scale SF] [--planning-files N] [--heap 6G] [--workers N]".formatted(arg));
             }
         }
         if (suites.isEmpty()) {

@@ -56,6 +56,7 @@ public final class EndToEndBenchmark
                     case "sample" -> SampleSuite.run(context);
                     case "scale" -> ScaleSuite.run(context);
                     case "planning" -> PlanningSuite.run(context);
+                    case "delete" -> DeleteSuite.run(context);
                     default -> throw new IllegalArgumentException(suite);
                 };
                 report.note("suite run time: %s".formatted(format(Duration.between(suiteStart, Instant.now()))));

@@ -222,7 +222,8 @@ public final class QuerySuite
         return (long) cluster.number("SELECT count(*) FROM %s.\"%s$revisions\"".formatted(table.substring(0, dot), table.substring(dot + 1)));
     }
 
-    private static boolean sameRows(List<List<Object>> expected, List<List<Object>> actual)
+    /** Equal rows, double values within a relative 1e-9 (their sums depend on the order rows are added in). */
+    static boolean sameRows(List<List<Object>> expected, List<List<Object>> actual)
     {
         if (expected.size() != actual.size()) {
             return false;

@@ -128,6 +128,43 @@ public class TestBenchmarkSmoke
         double rowGroups = planning.get(key("count(*) full scan", PlanningSuite.ICEBERG, "row_groups"));
         assertThat(rowGroups).isGreaterThanOrEqualTo(qbeastSplits);
         assertThat(planning.get(key("count(*) full scan", PlanningSuite.ICEBERG, "splits"))).isBetween(qbeastSplits, rowGroups);
+
+        Map<String, Double> delete = medians(output, date, "delete");
+        // the suite refuses to report unless every result equals the source less the deleted rows
+        assertThat(Files.readString(output.resolve(date + "-delete.md"), UTF_8))
+                .containsPattern("checked: all \\d+ query results \\(both variants, after each DELETE and after each optimize\\) equal");
+        for (DeleteSuite.Case deletion : DeleteSuite.CASES) {
+            String item = deletion.name();
+            for (String variant : List.of(DeleteSuite.ICEBERG, DeleteSuite.QBEAST)) {
+                assertThat(delete.get(key(item, variant, "cpu_ms"))).as(item + " " + variant).isPositive();
+                assertThat(delete.get(key(item, variant, "input_bytes"))).as(item + " " + variant).isPositive();
+                double touched = delete.get(key(item, variant, "files_touched"));
+                double removed = delete.get(key(item, variant, "data_files_removed"));
+                double deleteFiles = delete.get(key(item, variant, "delete_files"));
+                assertThat(touched).as(item + " " + variant).isBetween(1.0, delete.get(key(item, variant, "data_files")));
+                // every touched file got a delete file or went whole; Trino's connector writes one delete file per data file and writer
+                assertThat(deleteFiles + removed).as(item + " " + variant).isGreaterThanOrEqualTo(touched);
+                assertThat(removed).as(item + " " + variant).isLessThanOrEqualTo(touched);
+                // a delete file's records are positions of deleted rows: never more than the rows of the case (about 1% or 10% of 60,175)
+                assertThat(delete.get(key(item, variant, "delete_records"))).as(item + " " + variant).isBetween(deleteFiles > 0 ? 1.0 : 0.0, 10_000.0);
+                assertThat(delete.get(key(item, variant, "delete_bytes")) > 0).as(item + " " + variant).isEqualTo(deleteFiles > 0);
+                for (DeleteSuite.Query after : DeleteSuite.QUERIES) {
+                    if (!after.qbeastOnly() || variant.equals(DeleteSuite.QBEAST)) {
+                        for (String phase : List.of(DeleteSuite.NO_DELETE, item, DeleteSuite.optimized(item))) {
+                            assertThat(delete.get(key(DeleteSuite.item(phase, after.name()), variant, "wall_ms"))).as(phase + " " + after.name() + " " + variant).isPositive();
+                        }
+                    }
+                }
+                assertThat(delete.get(key(item, variant, "data_files_after"))).as(item + " " + variant).isGreaterThanOrEqualTo(1);
+            }
+            // qbeast's optimize (mode 'all') rewrites the live rows and drops every delete file
+            assertThat(delete.get(key(item, DeleteSuite.QBEAST, "delete_files_after"))).as(item).isZero();
+            assertThat(delete.get(key(DeleteSuite.item(item, DeleteSuite.SAMPLE_QUERY), DeleteSuite.QBEAST, "input_bytes"))).as(item).isPositive();
+        }
+        // the 10% DELETE names about ten times the positions of the 1% one (no whole file goes at this size)
+        double tenth = delete.get(key(DeleteSuite.CASES.get(1).name(), DeleteSuite.ICEBERG, "delete_records"));
+        double hundredth = delete.get(key(DeleteSuite.CASES.get(0).name(), DeleteSuite.ICEBERG, "delete_records"));
+        assertThat(tenth / hundredth).isBetween(5.0, 20.0);
     }
 
     private static String key(String item, String variant, String metric)
