@@ -1,8 +1,10 @@
 package io.qbeast.trino;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
 
@@ -77,5 +79,22 @@ abstract class AbstractTestQbeastTables
     protected final List<QbeastConnector> connectors()
     {
         return connectors;
+    }
+
+    /** The row count {@code SHOW STATS} gives the table (its summary row). */
+    protected final long rowCountStatistic(String name)
+    {
+        for (MaterializedRow row : computeActual("SHOW STATS FOR " + name).getMaterializedRows()) {
+            if (row.getField(0) == null) {
+                return Math.round((double) row.getField(4));
+            }
+        }
+        throw new AssertionError("SHOW STATS has no summary row");
+    }
+
+    /** The first column of the query's rows, as longs. */
+    protected final List<Long> longs(String sql)
+    {
+        return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
     }
 }

@@ -1,6 +1,5 @@
 package io.qbeast.trino;
 
-import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.qbeast.index.Weight;
 import io.trino.testing.MaterializedRow;
@@ -315,21 +314,6 @@ class TestQbeastDeletesFromOtherEngines
                 .isEqualTo(byCustkey.entrySet().stream()
                         .filter(entry -> entry.getKey() < 200)
                         .collect(ImmutableMap.toImmutableMap(Map.Entry::getKey, Map.Entry::getValue)));
-    }
-
-    private long rowCountStatistic(String name)
-    {
-        for (MaterializedRow row : computeActual("SHOW STATS FOR " + name).getMaterializedRows()) {
-            if (row.getField(0) == null) {
-                return Math.round((double) row.getField(4));
-            }
-        }
-        throw new AssertionError("SHOW STATS has no summary row");
-    }
-
-    private List<Long> longs(String sql)
-    {
-        return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.qbeast.trino;
 
-import com.google.common.collect.ImmutableList;
 import io.qbeast.index.Weight;
 import io.trino.execution.QueryStats;
 import io.trino.testing.MaterializedRow;
@@ -285,16 +284,6 @@ class TestQbeastRowLevelChanges
         assertThat(computeActual(actual).getMaterializedRows()).containsExactlyInAnyOrderElementsOf(computeActual(expected).getMaterializedRows());
     }
 
-    private long rowCountStatistic(String name)
-    {
-        for (MaterializedRow row : computeActual("SHOW STATS FOR " + name).getMaterializedRows()) {
-            if (row.getField(0) == null) {
-                return Math.round((double) row.getField(4));
-            }
-        }
-        throw new AssertionError("SHOW STATS has no summary row");
-    }
-
     private Map<Long, Integer> weights(String name)
     {
         Map<Long, Integer> weights = new HashMap<>();
@@ -307,11 +296,6 @@ class TestQbeastRowLevelChanges
     private long count(String sql)
     {
         return (long) computeActual(sql).getOnlyValue();
-    }
-
-    private List<Long> longs(String sql)
-    {
-        return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
     }
 
     // rows deleted by the position delete files of the current snapshot

@@ -16,7 +16,6 @@ import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.transaction.IsolationLevel;
-import io.trino.testing.MaterializedRow;
 import io.trino.testing.TestingConnectorSession;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
@@ -420,21 +419,6 @@ class TestQbeastTruncateAndMetadataDelete
     private static long totalOf(Snapshot snapshot, String property)
     {
         return Long.parseLong(snapshot.summary().getOrDefault(property, "0"));
-    }
-
-    private long rowCountStatistic(String name)
-    {
-        for (MaterializedRow row : computeActual("SHOW STATS FOR " + name).getMaterializedRows()) {
-            if (row.getField(0) == null) {
-                return Math.round((double) row.getField(4));
-            }
-        }
-        throw new AssertionError("SHOW STATS has no summary row");
-    }
-
-    private List<Long> longs(String sql)
-    {
-        return computeActual(sql).getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(ImmutableList.toImmutableList());
     }
 
     private static String join(List<Long> values)
