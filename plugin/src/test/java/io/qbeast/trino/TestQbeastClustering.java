@@ -141,8 +141,8 @@ class TestQbeastClustering
                         ((LongLinearTransformation) revision.transformation(1)).coordinate(content.custkeys().get(row))};
                 assertThat(cube.contains(point)).as("point of orderkey %s in cube %s", content.orderkeys().get(row), cube).isTrue();
             }
-            // each row group: in ascending weight (so the cubes of a pack interleave), or, a point
-            // part of the rest of a large cube, one cube in ascending first indexed column
+            // each row group: cube after cube, each in ascending weight (a pack, or a weight slice
+            // of one cube), or, a point part of the rest of a large cube, one cube in ascending first indexed column
             // (RowOrder); one compact region (a cube alone, or small cubes in the subtree of the
             // first one's parent); and the row groups in cube order: a file's cubes are in
             // non-decreasing pre-order, row group by row group
@@ -151,10 +151,10 @@ class TestQbeastClustering
             for (long groupRows : rowGroups) {
                 int end = first + (int) groupRows;
                 List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().sorted().toList();
-                boolean weightOrdered = Ordering.natural().isOrdered(content.weights().subList(first, end));
+                boolean weightOrdered = cubeThenWeightOrdered(content.cubes().subList(first, end), content.weights().subList(first, end));
                 boolean pointOrdered = cubes.size() == 1 && Ordering.natural().isStrictlyOrdered(content.orderkeys().subList(first, end));
                 assertThat(weightOrdered || pointOrdered)
-                        .as("row group at row %s of %s (cubes %s) is in weight or in point order", first, file.location(), cubes)
+                        .as("row group at row %s of %s (cubes %s) is in (cube, weight) or in point order", first, file.location(), cubes)
                         .isTrue();
                 CubeId anchor = cubes.getFirst().isRoot() ? cubes.getFirst() : cubes.getFirst().parent();
                 assertThat(cubes).as("cubes of row group at row %s of %s", first, file.location()).allMatch(anchor::isAncestorOrSelf);
@@ -271,7 +271,7 @@ class TestQbeastClustering
                 List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().toList();
                 List<Integer> weights = content.weights().subList(first, end);
                 List<Long> orderkeys = content.orderkeys().subList(first, end);
-                if (Ordering.natural().isOrdered(weights)) {
+                if (cubeThenWeightOrdered(content.cubes().subList(first, end), weights)) {
                     cubes.forEach(cube -> weightGroups.computeIfAbsent(cube, _ -> new ArrayList<>()).add(weights));
                 }
                 else {
@@ -305,6 +305,18 @@ class TestQbeastClustering
         assertQuery("SELECT * FROM test_point_parts WHERE orderkey BETWEEN 20000 AND 21000", "SELECT orderkey, custkey, totalprice, orderdate FROM orders WHERE orderkey BETWEEN 20000 AND 21000");
         assertQuery("SELECT count(*), sum(totalprice), sum(custkey) FROM test_point_parts", "SELECT count(*), sum(totalprice), sum(custkey) FROM orders");
         assertUpdate("DROP TABLE test_point_parts");
+    }
+
+    // rows cube after cube in pre-order, each cube's rows in ascending weight
+    private static boolean cubeThenWeightOrdered(List<byte[]> cubes, List<Integer> weights)
+    {
+        for (int row = 1; row < cubes.size(); row++) {
+            int order = CubeId.fromBytes(cubes.get(row - 1)).compareTo(CubeId.fromBytes(cubes.get(row)));
+            if (order > 0 || (order == 0 && weights.get(row - 1) > weights.get(row))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int max(List<Integer> values)

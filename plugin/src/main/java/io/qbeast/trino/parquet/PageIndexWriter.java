@@ -1,10 +1,13 @@
 package io.qbeast.trino.parquet;
 
+import com.google.common.collect.ImmutableList;
 import io.airlift.slice.BasicSliceInput;
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
-import io.trino.spi.block.Block;
-import org.apache.parquet.format.BoundaryOrder;
+import io.trino.spi.Page;
+import io.trino.spi.type.Type;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnIndex;
 import org.apache.parquet.format.ColumnMetaData;
@@ -16,126 +19,139 @@ import org.apache.parquet.format.Util;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-import static io.qbeast.trino.handle.QbeastColumnHandle.WEIGHT_COLUMN;
-import static io.trino.spi.type.IntegerType.INTEGER;
+import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * The page indexes of one data file: an offset index of every column chunk (where each data page
- * starts, its size, its first row) and a column index of {@code _qbeast_weight} (each page's lowest
- * and highest weight). trino-parquet's writer writes neither, so without them a reader reads every
- * page of a row group it keeps.
+ * starts, its size, its first row) and a column index (each page's lowest and highest value, its
+ * nulls) of every top-level column of a fixed-width type: {@code _qbeast_weight}, the numeric,
+ * date and timestamp columns. trino-parquet's writer writes neither, so without them a reader
+ * reads every page of a row group it keeps.
  *
- * <p>Why: a sample of fraction f keeps the row groups whose weights start below its bound, and the
- * weight-ordered ones (heads, middles and packs of cubes, see {@code FileLayout}) hold those rows in
- * their first pages. With the indexes, trino-parquet's column-index filtering reads only the pages
- * whose weights lie under the bound, in every column read: a root cube of 50,000 rows is one row
- * group (below the minimum row-group size), of which a 0.1% sample needs a few percent.
+ * <p>Why the weights: a sample of fraction f keeps the row groups whose weights start below its
+ * bound, and the weight-ordered ones (heads, middles of cubes, each cube of a pack, see
+ * {@code FileLayout}) hold those rows in their first pages. With the indexes, trino-parquet's
+ * column-index filtering reads only the pages whose weights lie under the bound, in every column
+ * read: a root cube of 50,000 rows is one row group (below the minimum row-group size), of which
+ * a 0.1% sample needs a few percent. Why the other columns: the rows of a pack are cube after cube
+ * and the point parts of a large cube in point order, so a page of an indexed column covers a
+ * narrow range of it, and a range predicate skips the pages of the cubes (or point ranges) it
+ * misses inside a row group, where row-group statistics see only the union.
  *
  * <p>The offset index is read back from the page headers of the row group the writer encoded (page
- * boundaries are trino-parquet's); the weights of each page come from the rows appended. Files with
- * repeated (list, map) columns get no indexes: there a v1 page header counts values, not rows.
+ * boundaries are trino-parquet's). The values of a page are not kept: each column keeps the
+ * bounds of every run of rows the Parquet writer encodes at once ({@link #append}), and trino-parquet
+ * ends a page only after such a run, so a page's bounds are those of its runs. Were a page to end
+ * inside a run, its bounds would be the runs' it overlaps: wider, still bounds (the Parquet spec
+ * asks for lower and upper bounds), and its null count is then left out. Strings and other
+ * variable-width values get no column index (a bound would need truncating). Files with repeated
+ * (list, map) columns get no indexes: there a v1 page header counts values, not rows.
  */
 final class PageIndexWriter
 {
     private static final int PAGE_LOCATION_BYTES = 48;
 
-    private final int weightChannel;
+    private final int runRows;
+    private final List<PageBounds> columns;
     private final List<RowGroupIndexes> rowGroups = new ArrayList<>();
-    private int[] weights = new int[1024];
-    private final BitSet nullWeights = new BitSet();
-    private int weightCount;
+    private long appendedRows;
     private long retainedBytes;
 
     /**
-     * @param weightChannel page channel of {@code _qbeast_weight} (an INTEGER column), or -1 when
-     * the file has none: then only offset indexes are written
+     * @param schema the file's columns, in page channel order
+     * @param columnTypes Trino types of the page channels
+     * @param runRows rows the Parquet writer encodes at once (its batch size)
      */
-    PageIndexWriter(int weightChannel)
+    PageIndexWriter(Schema schema, List<Type> columnTypes, int runRows)
     {
-        this.weightChannel = weightChannel;
+        checkArgument(runRows > 0, "runRows must be positive: %s", runRows);
+        this.runRows = runRows;
+        ImmutableList.Builder<PageBounds> columns = ImmutableList.builder();
+        List<Types.NestedField> fields = schema.columns();
+        for (int channel = 0; channel < fields.size(); channel++) {
+            int current = channel;
+            PageBounds.Kind.of(columnTypes.get(channel), fields.get(channel).type())
+                    .ifPresent(kind -> columns.add(new PageBounds(current, fields.get(current).name(), columnTypes.get(current), kind)));
+        }
+        this.columns = columns.build();
     }
 
-    private record RowGroupIndexes(List<OffsetIndex> offsetIndexes, int weightColumn, ColumnIndex weightIndex) {}
+    private record RowGroupIndexes(List<OffsetIndex> offsetIndexes, Map<Integer, ColumnIndex> columnIndexes) {}
 
-    /** Records the weights of rows appended to the open row group. */
-    void appendWeights(Block block)
+    /** Records the bounds of the rows of a page appended to the open row group. */
+    void append(Page page)
     {
-        if (weightChannel < 0) {
-            return;
-        }
-        int positions = block.getPositionCount();
-        if (weightCount + positions > weights.length) {
-            weights = Arrays.copyOf(weights, Math.max(weightCount + positions, weights.length * 2));
-        }
-        for (int position = 0; position < positions; position++) {
-            if (block.isNull(position)) {
-                nullWeights.set(weightCount);
+        int positions = page.getPositionCount();
+        // trino-parquet's ParquetWriter.write encodes a page in runs of at most its batch size
+        for (int start = 0; start < positions; start += runRows) {
+            int length = Math.min(runRows, positions - start);
+            for (PageBounds column : columns) {
+                column.addRun(page.getBlock(column.channel()), start, length);
             }
-            else {
-                weights[weightCount] = INTEGER.getInt(block, position);
-            }
-            weightCount++;
         }
+        appendedRows += positions;
     }
 
-    /** Forgets the weights recorded since the last row group (the writer wrote no row group of them). */
-    void discardWeights()
+    /** Forgets the rows recorded since the last row group (the writer wrote no row group of them). */
+    void discardRows()
     {
-        weightCount = 0;
-        nullWeights.clear();
-    }
-
-    int weightChannel()
-    {
-        return weightChannel;
+        appendedRows = 0;
+        columns.forEach(PageBounds::clear);
     }
 
     /**
      * Indexes the row group just encoded: {@code rowGroupFile} is the in-memory file of that one
      * row group, {@code rowGroup} its metadata there; its pages land {@code shift} bytes later in
-     * the data file. Forgets the weights recorded for it.
+     * the data file. Forgets the rows recorded for it.
      */
     void finishRowGroup(Slice rowGroupFile, RowGroup rowGroup, long shift)
             throws IOException
     {
-        int rows = weightCount;
-        weightCount = 0;
-        if (rowGroup.getNum_rows() == 0) {
-            rowGroups.add(new RowGroupIndexes(List.of(), -1, null));
-            nullWeights.clear();
-            return;
-        }
-        List<OffsetIndex> offsetIndexes = new ArrayList<>(rowGroup.getColumns().size());
-        int weightColumn = -1;
-        for (int column = 0; column < rowGroup.getColumns().size(); column++) {
-            ColumnMetaData metadata = rowGroup.getColumns().get(column).getMeta_data();
-            OffsetIndex offsetIndex = offsetIndex(rowGroupFile, metadata, shift, rowGroup.getNum_rows());
-            if (offsetIndex == null) {
-                // pages that count values of a repeated column, not rows: no indexes for this row group
-                rowGroups.add(new RowGroupIndexes(List.of(), -1, null));
-                nullWeights.clear();
+        long rows = appendedRows;
+        appendedRows = 0;
+        try {
+            if (rowGroup.getNum_rows() == 0) {
+                rowGroups.add(new RowGroupIndexes(List.of(), Map.of()));
                 return;
             }
-            offsetIndexes.add(offsetIndex);
-            retainedBytes += (long) offsetIndex.getPage_locationsSize() * PAGE_LOCATION_BYTES;
-            if (metadata.getPath_in_schema().equals(List.of(WEIGHT_COLUMN))) {
-                weightColumn = column;
+            List<OffsetIndex> offsetIndexes = new ArrayList<>(rowGroup.getColumns().size());
+            Map<List<String>, Integer> columnOfPath = new HashMap<>();
+            for (int column = 0; column < rowGroup.getColumns().size(); column++) {
+                ColumnMetaData metadata = rowGroup.getColumns().get(column).getMeta_data();
+                OffsetIndex offsetIndex = offsetIndex(rowGroupFile, metadata, shift, rowGroup.getNum_rows());
+                if (offsetIndex == null) {
+                    // pages that count values of a repeated column, not rows: no indexes for this row group
+                    rowGroups.add(new RowGroupIndexes(List.of(), Map.of()));
+                    return;
+                }
+                offsetIndexes.add(offsetIndex);
+                retainedBytes += (long) offsetIndex.getPage_locationsSize() * PAGE_LOCATION_BYTES;
+                columnOfPath.put(metadata.getPath_in_schema(), column);
             }
+            Map<Integer, ColumnIndex> columnIndexes = new HashMap<>();
+            // the rows recorded are this row group's only when it is the one row group of its writer
+            if (rows == rowGroup.getNum_rows()) {
+                for (PageBounds bounds : columns) {
+                    Integer column = columnOfPath.get(List.of(bounds.name()));
+                    if (column == null) {
+                        continue;
+                    }
+                    bounds.columnIndex(offsetIndexes.get(column), rows).ifPresent(index -> {
+                        columnIndexes.put(column, index);
+                        retainedBytes += (long) index.getNull_pagesSize() * PAGE_LOCATION_BYTES;
+                    });
+                }
+            }
+            rowGroups.add(new RowGroupIndexes(offsetIndexes, columnIndexes));
         }
-        ColumnIndex weightIndex = null;
-        if (weightChannel >= 0 && weightColumn >= 0 && rows == rowGroup.getNum_rows()) {
-            weightIndex = weightIndex(offsetIndexes.get(weightColumn), rows);
-            retainedBytes += (long) weightIndex.getNull_pagesSize() * PAGE_LOCATION_BYTES;
+        finally {
+            columns.forEach(PageBounds::clear);
         }
-        nullWeights.clear();
-        rowGroups.add(new RowGroupIndexes(offsetIndexes, weightIndex == null ? -1 : weightColumn, weightIndex));
     }
 
     // the data pages of a column chunk, from its page headers; null when they do not add up to the
@@ -169,62 +185,6 @@ final class PageIndexWriter
         return firstRow == rowGroupRows ? new OffsetIndex(pages) : null;
     }
 
-    private ColumnIndex weightIndex(OffsetIndex pages, int rows)
-    {
-        List<PageLocation> locations = pages.getPage_locations();
-        List<Boolean> nullPages = new ArrayList<>(locations.size());
-        List<ByteBuffer> mins = new ArrayList<>(locations.size());
-        List<ByteBuffer> maxes = new ArrayList<>(locations.size());
-        List<Long> nullCounts = new ArrayList<>(locations.size());
-        boolean ascending = true;
-        boolean descending = true;
-        int lastMin = 0;
-        int lastMax = 0;
-        boolean any = false;
-        for (int page = 0; page < locations.size(); page++) {
-            int from = (int) locations.get(page).getFirst_row_index();
-            int to = page + 1 < locations.size() ? (int) locations.get(page + 1).getFirst_row_index() : rows;
-            int min = Integer.MAX_VALUE;
-            int max = Integer.MIN_VALUE;
-            long nulls = 0;
-            for (int row = from; row < to; row++) {
-                if (nullWeights.get(row)) {
-                    nulls++;
-                    continue;
-                }
-                min = Math.min(min, weights[row]);
-                max = Math.max(max, weights[row]);
-            }
-            nullCounts.add(nulls);
-            if (nulls == to - from) {
-                nullPages.add(true);
-                mins.add(ByteBuffer.allocate(0));
-                maxes.add(ByteBuffer.allocate(0));
-                continue;
-            }
-            nullPages.add(false);
-            mins.add(int32(min));
-            maxes.add(int32(max));
-            if (any) {
-                ascending &= lastMin <= min && lastMax <= max;
-                descending &= lastMin >= min && lastMax >= max;
-            }
-            any = true;
-            lastMin = min;
-            lastMax = max;
-        }
-        BoundaryOrder order = ascending ? BoundaryOrder.ASCENDING : descending ? BoundaryOrder.DESCENDING : BoundaryOrder.UNORDERED;
-        ColumnIndex index = new ColumnIndex(nullPages, mins, maxes, order);
-        index.setNull_counts(nullCounts);
-        return index;
-    }
-
-    // Parquet's plain encoding of an INT32 statistic: four bytes, little endian
-    private static ByteBuffer int32(int value)
-    {
-        return ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value);
-    }
-
     /**
      * Writes the indexes of every row group at {@code position} of the file (column indexes, then
      * offset indexes, as parquet-mr lays them out) and sets their references in the row groups'
@@ -240,11 +200,15 @@ final class PageIndexWriter
         }
         DynamicSliceOutput buffer = new DynamicSliceOutput(16 * 1024);
         for (int group = 0; group < rowGroups.size(); group++) {
-            RowGroupIndexes indexes = rowGroups.get(group);
-            if (indexes.weightIndex() != null) {
-                ColumnChunk chunk = fileRowGroups.get(group).getColumns().get(indexes.weightColumn());
+            Map<Integer, ColumnIndex> columnIndexes = rowGroups.get(group).columnIndexes();
+            for (int column = 0; column < fileRowGroups.get(group).getColumns().size(); column++) {
+                ColumnIndex index = columnIndexes.get(column);
+                if (index == null) {
+                    continue;
+                }
+                ColumnChunk chunk = fileRowGroups.get(group).getColumns().get(column);
                 int start = buffer.size();
-                Util.writeColumnIndex(indexes.weightIndex(), buffer);
+                Util.writeColumnIndex(index, buffer);
                 chunk.setColumn_index_offset(position + start);
                 chunk.setColumn_index_length(buffer.size() - start);
             }
@@ -264,9 +228,13 @@ final class PageIndexWriter
         return bytes.length();
     }
 
-    /** Heap held: the weights of the open row group and the indexes of the finished ones. */
+    /** Heap held: the bounds of the open row group's runs and the indexes of the finished ones. */
     long retainedBytes()
     {
-        return (long) weights.length * Integer.BYTES + nullWeights.size() / 8 + retainedBytes;
+        long held = retainedBytes;
+        for (PageBounds column : columns) {
+            held += column.retainedBytes();
+        }
+        return held;
     }
 }

@@ -143,7 +143,7 @@ public final class QbeastParquetFileWriter
         this.codec = codec;
         this.createdBy = weightOrdered ? WEIGHT_ORDERED_WRITER_VERSION : WRITER_VERSION;
         this.weightChannel = weightOrdered ? weightChannel(schema, columnTypes) : -1;
-        this.pageIndexes = new PageIndexWriter(weightChannel(schema, columnTypes));
+        this.pageIndexes = new PageIndexWriter(schema, columnTypes, options.getBatchSize());
         this.maxRowGroupBytes = options.getMaxRowGroupSize();
         this.rowGroupOptions = ParquetWriterOptions.builder()
                 .setMaxBlockSize(UNBOUNDED_ROW_GROUP)
@@ -222,9 +222,7 @@ public final class QbeastParquetFileWriter
         if (weightChannel >= 0 && weightsAscending) {
             checkWeightOrder(page.getBlock(weightChannel));
         }
-        if (pageIndexes.weightChannel() >= 0) {
-            pageIndexes.appendWeights(page.getBlock(pageIndexes.weightChannel()));
-        }
+        pageIndexes.append(page);
         try {
             if (rowGroupWriter == null) {
                 rowGroupBuffer = new DynamicSliceOutput(64 * 1024);
@@ -298,7 +296,7 @@ public final class QbeastParquetFileWriter
             pageIndexes.finishRowGroup(bytes, rowGroup, shift);
             rowGroups.add(moved(rowGroup, shift, rowGroups.size()));
         }
-        pageIndexes.discardWeights();
+        pageIndexes.discardRows();
     }
 
     private static RowGroup moved(RowGroup rowGroup, long shift, int ordinal)

@@ -134,6 +134,36 @@ public final class RowRefs
         reorder(order);
     }
 
+    /**
+     * Orders the rows by cube, then by ascending weight (ties keep their order): a stable counting
+     * sort of the weight order by cube.
+     */
+    public void sortByCubeThenWeight()
+    {
+        sortByWeight();
+        if (size == 0) {
+            return;
+        }
+        int lowest = Integer.MAX_VALUE;
+        int highest = Integer.MIN_VALUE;
+        for (int i = 0; i < size; i++) {
+            lowest = Math.min(lowest, cubes[i]);
+            highest = Math.max(highest, cubes[i]);
+        }
+        int[] starts = new int[highest - lowest + 2];
+        for (int i = 0; i < size; i++) {
+            starts[cubes[i] - lowest + 1]++;
+        }
+        for (int cube = 1; cube < starts.length; cube++) {
+            starts[cube] += starts[cube - 1];
+        }
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[starts[cubes[i] - lowest]++] = i;
+        }
+        reorder(order);
+    }
+
     /** Puts the rows in the given order: row {@code i} becomes the row at {@code order[i]}. */
     public void reorder(int[] order)
     {

@@ -13,9 +13,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Merges the sorted runs of one page sink into the row groups of a {@link FileLayout} plan: the
- * cubes of all runs in one order, and for each planned row group its rows in ascending weight. A
+ * cubes of all runs in one order, and for each planned row group its rows in (cube, weight) order. A
  * slice of one cube is a k-way merge of the runs by weight; a pack of small cubes is collected from
- * every run and sorted. Row groups are filled in plan order, reading every run once, front to back.
+ * every run and sorted by cube, then weight. Row groups are filled in plan order, reading every run once, front to back.
  */
 public final class RunMerger
 {
@@ -78,8 +78,9 @@ public final class RunMerger
     }
 
     /**
-     * Replaces the content of {@code refs} with the rows of {@code group}, in ascending weight;
-     * their cubes are positions in {@link #cubes()}.
+     * Replaces the content of {@code refs} with the rows of {@code group}: a slice of one cube in
+     * ascending weight, a pack cube after cube, each in ascending weight; their cubes are
+     * positions in {@link #cubes()}.
      */
     public void fill(FileLayout.Slice group, RowRefs refs)
     {
@@ -90,7 +91,7 @@ public final class RunMerger
         }
         else {
             collectPack(group.firstCube(), group.lastCube(), refs);
-            refs.sortByWeight();
+            refs.sortByCubeThenWeight();
         }
         checkState(refs.size() == group.rows(), "row group of cubes %s..%s: planned %s rows, the runs hold %s", group.firstCube(), group.lastCube(), group.rows(), refs.size());
         nextCube = group.isSingleCube() ? group.firstCube() : group.lastCube() + 1;

@@ -15,6 +15,7 @@ import io.trino.parquet.ParquetTypeUtils;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -362,6 +363,52 @@ final class TestQbeastParquetPageSource
         assertThat(readAll(empty, types(columns))).isEmpty();
         assertThat(empty.getCompletedPositions()).hasValue(0);
         assertThat(readAll(open(fileSystem, file, columns, Optional.of(schema), TupleDomain.none(), NO_SAMPLING), types(columns))).isEmpty();
+    }
+
+    /**
+     * Inside one row group, a predicate skips the pages whose column-index bounds miss it (every
+     * fixed-width column has a column index, PageBounds), with the rows it keeps the same as
+     * without the index: the same rows in one page per column read every row.
+     */
+    @Test
+    void testPredicateSkipsPagesInsideARowGroup()
+    {
+        TrinoFileSystem fileSystem = new LocalFileSystem(directory);
+        Schema schema = schema(SIMPLE_COLUMNS);
+        List<List<Object>> rows = weightOrderedRows(ROWS, 11).stream()
+                .sorted(java.util.Comparator.comparingLong(row -> (long) row.get(1)))
+                .toList();
+        ParquetWriterOptions smallPages = ParquetWriterOptions.builder()
+                .setMaxBlockSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
+                .setMaxPageSize(DataSize.ofBytes(1024))
+                .setBatchSize(100)
+                .build();
+        ParquetWriterOptions onePage = ParquetWriterOptions.builder()
+                .setMaxBlockSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
+                .setMaxPageSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
+                .setBatchSize(ROWS)
+                .build();
+        WrittenFile paged = write(fileSystem, Location.of("local:///paged.parquet"), schema, SIMPLE_TYPES, rows, smallPages, ImmutableMap.of());
+        WrittenFile unpaged = write(fileSystem, Location.of("local:///unpaged.parquet"), schema, SIMPLE_TYPES, rows, onePage, ImmutableMap.of());
+        assertThat(rowGroupRowCounts(directory.resolve("paged.parquet"))).containsExactly((long) ROWS);
+        assertThat(rowGroupRowCounts(directory.resolve("unpaged.parquet"))).containsExactly((long) ROWS);
+
+        List<QbeastColumnHandle> all = handles(schema);
+        QbeastColumnHandle k = handle(all, "k");
+        TupleDomain<QbeastColumnHandle> predicate = TupleDomain.withColumnDomains(ImmutableMap.of(k, Domain.create(ValueSet.ofRanges(Range.range(BIGINT, 21_000L, true, 23_990L, true)), false)));
+        List<QbeastColumnHandle> columns = ImmutableList.of(handle(all, "id"), handle(all, "k"), handle(all, "s"));
+        ConnectorPageSource pagedSource = open(fileSystem, paged, columns, Optional.of(schema), predicate, NO_SAMPLING);
+        List<List<Object>> pagedRows = readAll(pagedSource, types(columns));
+        ConnectorPageSource unpagedSource = open(fileSystem, unpaged, columns, Optional.of(schema), predicate, NO_SAMPLING);
+        List<List<Object>> unpagedRows = readAll(unpagedSource, types(columns));
+
+        // the matching rows are in both, and only the rows of their pages are read
+        List<List<Object>> expected = rows.stream().filter(row -> (long) row.get(1) >= 21_000 && (long) row.get(1) <= 23_990).map(row -> project(row, 0, 1, 2)).toList();
+        assertThat(expected).hasSize(300);
+        assertThat(pagedRows).containsAll(expected);
+        assertThat(unpagedRows).containsAll(expected);
+        assertThat(unpagedSource.getCompletedPositions()).hasValue((long) ROWS);
+        assertThat(pagedSource.getCompletedPositions().orElseThrow()).as("rows read with page bounds").isEqualTo(pagedRows.size()).isLessThan(ROWS / 3);
     }
 
     /**

@@ -328,8 +328,8 @@ final class TestRunMerger
     }
 
     /**
-     * Fills every planned row group and checks (a) every row once, (b) each group in ascending
-     * weight with its cubes in its range and its planned size, (c) groups in cube order, a cube's
+     * Fills every planned row group and checks (a) every row once, (b) each group cube after cube,
+     * each in ascending weight, with its cubes in its range and its planned size, (c) groups in cube order, a cube's
      * slices in weight order with ties by run then row, (d) weights, cubes and channels of the source.
      */
     private static void assertRowGroups(RunMerger merger, List<FileLayout.Slice> plan, List<SourceRow> rows)
@@ -350,11 +350,17 @@ final class TestRunMerger
         for (FileLayout.Slice group : plan) {
             merger.fill(group, refs);
             String description = group.toString();
-            // (b) the planned size, cubes in range, ascending weight
+            // (b) the planned size, cubes in range, cube after cube, each in ascending weight
             assertThat(refs.size()).as("rows of %s", description).isEqualTo(group.rows());
-            assertThat(refs.weights()).as("weights of %s", description).isSorted().hasSize(refs.size());
+            assertThat(refs.weights()).as("weights of %s", description).hasSize(refs.size());
             for (int i = 0; i < refs.size(); i++) {
                 assertThat(refs.cube(i)).as("cube of row %s of %s", i, description).isBetween(group.firstCube(), group.lastCube());
+                if (i > 0) {
+                    assertThat(refs.cube(i)).as("cube order at row %s of %s", i, description).isGreaterThanOrEqualTo(refs.cube(i - 1));
+                    if (refs.cube(i) == refs.cube(i - 1)) {
+                        assertThat(refs.weight(i)).as("weight order in cube %s at row %s of %s", refs.cube(i), i, description).isGreaterThanOrEqualTo(refs.weight(i - 1));
+                    }
+                }
             }
             // (c) cube order over the groups: a cube is cut into consecutive slices, never shared by two packs
             if (group.isSingleCube() && group.firstCube() == previousGroupCube) {
