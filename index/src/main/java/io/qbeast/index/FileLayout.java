@@ -26,14 +26,15 @@ import static java.util.Objects.requireNonNull;
  *       1/16 of its rows, a middle up to 1/4 and the rest (then into pieces of at most
  *       {@link Settings#maxRowGroupBytes()}): a sample of fraction f reads a weight prefix of every
  *       cube it touches and skips most of each inner cube by the row groups' {@code _qbeast_weight}
- *       statistics. The head, the middle and packs are written in ascending weight, so a sample's
- *       rows come first (the reader decodes the other columns only of batches that hold some).</li>
+ *       statistics. The head and the middle are written in ascending weight, and a pack cube after
+ *       cube, each in ascending weight, so a sample's rows come first in each (the reader skips the
+ *       pages above its bound by their weight bounds), and a page of a pack covers one cube's region.</li>
  *   <li><b>Point parts.</b> The rest of a large cube (weights above what most samples read) is
  *       put in point order ({@link RowOrder}: first
  *       indexed column, then the second) and written as {@link Slice#pointParts()} row groups of
  *       consecutive rows of at least a quarter of the minimum row group: each covers a narrow range
  *       of the first indexed column inside the cube, so a range predicate on it skips most of
- *       every cube it touches. Packs (also of one small cube) stay in weight order.</li>
+ *       every cube it touches. Packs (also of one small cube) stay in (cube, weight) order.</li>
  *   <li><b>Large files.</b> A file is cut before a slice that would take it past
  *       {@link Settings#targetFileBytes()} ({@link #cutsBefore}), never inside a slice: the
  *       point parts of a slice stay in one file.</li>
@@ -198,7 +199,7 @@ public final class FileLayout
         addPieces(groups, cube, start, rows - start, maxRows, partRows);
     }
 
-    // a pack, of one cube or several, stays in weight order: a sample reads a prefix of it (a small
+    // a pack, of one cube or several, stays in (cube, weight) order: a sample reads a prefix of each cube (a small
     // cube alone in point parts made a 1% sample read the whole root of a small table)
     private static void addPack(List<Slice> groups, int firstCube, int lastCube, long rows)
     {

@@ -81,8 +81,8 @@ import static java.util.Objects.requireNonNull;
  * </ol>
  * {@link #finish()} indexes the rest of the buffer the same way (kept in memory), merges all runs
  * ({@link RunMerger}) and writes the result as {@link FileLayout} plans it: row groups in cube
- * order, each a compact region (in ascending weight, or in point order for the rest of a large
- * cube: {@link FileLayout}), files of the target size holding contiguous
+ * order, each a compact region (cube after cube in ascending weight, or in point order for the
+ * rest of a large cube: {@link FileLayout}), files of the target size holding contiguous
  * depth-first ranges of cubes. Every row is written to a data file once; rows of spilled batches
  * are also written and read once locally.
  *
@@ -635,7 +635,7 @@ public class QbeastPageSink
         // <query>-<writer>-<n>.parquet: the files of one writer show in a listing
         Location location = dataLocation.appendPath("%s-%s-%d.parquet".formatted(queryId, writerId, createdFiles.size()));
         createdFiles.add(location);
-        // marked weight-ordered when its rows end up in ascending weight (a file of one pack, or of
+        // marked weight-ordered when its rows end up in ascending weight (a file of one small cube, or of
         // weight slices whose weights ascend): a sample then stops reading it at its bound
         QbeastParquetFileWriter writer = new QbeastParquetFileWriter(fileSystem, location, schema, schemaTypes, writerOptions, compressionCodec, handle.storageProperties(), true);
         openWriter = writer;
