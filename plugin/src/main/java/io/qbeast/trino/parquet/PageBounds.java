@@ -49,9 +49,9 @@ final class PageBounds
         }
 
         /**
-         * (Trino's {@code DOUBLE} is spelled out below: the constant of this enum shadows it.)
          * The physical type a top-level column of this Trino type is written as (see
-         * {@link ParquetFileSchema}), when its bounds are kept: fixed-width types only.
+         * {@link ParquetFileSchema}), when its bounds are kept: fixed-width types only. (Trino's
+         * {@code DOUBLE} is spelled out below: this enum's constant shadows it.)
          */
         static Optional<Kind> of(Type type, org.apache.iceberg.types.Type icebergType)
         {
