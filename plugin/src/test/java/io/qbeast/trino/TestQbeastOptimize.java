@@ -138,7 +138,9 @@ class TestQbeastOptimize
                 .containsEntry("qbeast.optimize.files-read", Long.toString(filesBefore))
                 .containsEntry("qbeast.optimize.rows", "15000")
                 .containsEntry("qbeast.optimize.files-written", Long.toString(files(table).size()));
-        assertThat(Double.parseDouble(summary.get("qbeast.optimize.write-amplification"))).isGreaterThan(0.5).isLessThan(2);
+        // bytes written ÷ table bytes: below 1 here, as 20 small files carry 20 footers and their
+        // page indexes (every column has a column index) against a few files after
+        assertThat(Double.parseDouble(summary.get("qbeast.optimize.write-amplification"))).isGreaterThan(0.25).isLessThan(2);
         // one block per cube: the blocks written are the cubes
         assertThat(Long.parseLong(summary.get("qbeast.optimize.cubes-written"))).isEqualTo(cubeFiles(table).size());
         // the report is queryable

@@ -1,9 +1,13 @@
 package io.qbeast.trino.parquet;
 
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
 import org.apache.parquet.format.BoundaryOrder;
 import org.apache.parquet.format.ColumnIndex;
 import org.apache.parquet.format.OffsetIndex;
@@ -33,13 +37,17 @@ import static java.util.Objects.requireNonNull;
  * <p>Bounds follow Parquet's column-index rules for the column's physical type: signed order for
  * INT32 and INT64 (integers, dates, decimals of precision up to 18, timestamps in microseconds);
  * for FLOAT and DOUBLE, a row group with a NaN gets no index (parquet-java's rule: NaN has no place
- * in the order), a lower bound of zero is written as -0.0 and an upper bound of zero as +0.0.
+ * in the order), a lower bound of zero is written as -0.0 and an upper bound of zero as +0.0; for
+ * BINARY (varchar, varbinary), unsigned lexicographic order, and bounds cut to
+ * {@value #MAX_BINARY_BOUND} bytes as parquet-java cuts them: a lower bound to its prefix, an upper
+ * bound to its prefix with the last byte below 0xFF incremented (a value of only 0xFF bytes past
+ * the cut has no upper bound: the row group gets no index of that column).
  */
 final class PageBounds
 {
     enum Kind
     {
-        INT32(Integer.BYTES), INT64(Long.BYTES), FLOAT(Float.BYTES), DOUBLE(Double.BYTES);
+        INT32(Integer.BYTES), INT64(Long.BYTES), FLOAT(Float.BYTES), DOUBLE(Double.BYTES), BINARY(0);
 
         private final int bytes;
 
@@ -50,8 +58,9 @@ final class PageBounds
 
         /**
          * The physical type a top-level column of this Trino type is written as (see
-         * {@link ParquetFileSchema}), when its bounds are kept: fixed-width types only. (Trino's
-         * {@code DOUBLE} is spelled out below: this enum's constant shadows it.)
+         * {@link ParquetFileSchema}), when its bounds are kept: numbers, dates, timestamps in
+         * microseconds, strings and binaries. (Trino's {@code DOUBLE} is spelled out below: this
+         * enum's constant shadows it.)
          */
         static Optional<Kind> of(Type type, org.apache.iceberg.types.Type icebergType)
         {
@@ -73,6 +82,10 @@ final class PageBounds
             if (type.equals(DoubleType.DOUBLE)) {
                 return Optional.of(DOUBLE);
             }
+            if ((type instanceof VarcharType || type instanceof VarbinaryType)
+                    && (icebergType.typeId() == org.apache.iceberg.types.Type.TypeID.STRING || icebergType.typeId() == org.apache.iceberg.types.Type.TypeID.BINARY)) {
+                return Optional.of(BINARY);
+            }
             return Optional.empty();
         }
 
@@ -82,19 +95,25 @@ final class PageBounds
         }
     }
 
+    static final int MAX_BINARY_BOUND = 64;
+
     private final int channel;
     private final String name;
     private final Type type;
     private final Kind kind;
 
     // per run: rows, nulls, and the lowest and highest value (doubles as raw long bits for FLOAT
-    // and DOUBLE; unset for a run of nulls)
+    // and DOUBLE, BINARY bounds as cut copies; unset for a run of nulls)
     private int runs;
     private int[] rows = new int[16];
     private int[] nulls = new int[16];
     private long[] lows = new long[16];
     private long[] highs = new long[16];
-    private boolean nan;
+    private Slice[] lowSlices;
+    private Slice[] highSlices;
+    private long sliceBytes;
+    // a NaN, or a binary value with no upper bound of at most MAX_BINARY_BOUND bytes: no index
+    private boolean unbounded;
 
     PageBounds(int channel, String name, Type type, Kind kind)
     {
@@ -102,6 +121,10 @@ final class PageBounds
         this.name = requireNonNull(name, "name is null");
         this.type = requireNonNull(type, "type is null");
         this.kind = requireNonNull(kind, "kind is null");
+        if (kind == Kind.BINARY) {
+            lowSlices = new Slice[16];
+            highSlices = new Slice[16];
+        }
     }
 
     int channel()
@@ -122,9 +145,36 @@ final class PageBounds
             nulls = Arrays.copyOf(nulls, capacity);
             lows = Arrays.copyOf(lows, capacity);
             highs = Arrays.copyOf(highs, capacity);
+            if (kind == Kind.BINARY) {
+                lowSlices = Arrays.copyOf(lowSlices, capacity);
+                highSlices = Arrays.copyOf(highSlices, capacity);
+            }
         }
         int nullCount = 0;
-        if (kind.floating()) {
+        if (kind == Kind.BINARY) {
+            Slice low = null;
+            Slice high = null;
+            for (int position = start; position < start + length; position++) {
+                if (block.isNull(position)) {
+                    nullCount++;
+                    continue;
+                }
+                Slice value = type.getSlice(block, position);
+                if (low == null || value.compareTo(low) < 0) {
+                    low = value;
+                }
+                if (high == null || value.compareTo(high) > 0) {
+                    high = value;
+                }
+            }
+            lowSlices[runs] = low == null ? null : lowerBound(low);
+            highSlices[runs] = high == null ? null : upperBound(high);
+            if (high != null && highSlices[runs] == null) {
+                unbounded = true;
+            }
+            sliceBytes += (low == null ? 0 : lowSlices[runs].length()) + (highSlices[runs] == null ? 0 : highSlices[runs].length());
+        }
+        else if (kind.floating()) {
             double low = Double.POSITIVE_INFINITY;
             double high = Double.NEGATIVE_INFINITY;
             for (int position = start; position < start + length; position++) {
@@ -134,7 +184,7 @@ final class PageBounds
                 }
                 double value = kind == Kind.FLOAT ? Float.intBitsToFloat((int) type.getLong(block, position)) : type.getDouble(block, position);
                 if (Double.isNaN(value)) {
-                    nan = true;
+                    unbounded = true;
                 }
                 low = Math.min(low, value);
                 high = Math.max(high, value);
@@ -162,20 +212,51 @@ final class PageBounds
         runs++;
     }
 
+    // a copy of the value's first MAX_BINARY_BOUND bytes: not above the value
+    private static Slice lowerBound(Slice value)
+    {
+        return Slices.wrappedBuffer(value.getBytes(0, Math.min(value.length(), MAX_BINARY_BOUND)));
+    }
+
+    // the value, or a cut of it with its last byte below 0xFF incremented: not below the value;
+    // null when the cut is all 0xFF bytes
+    private static Slice upperBound(Slice value)
+    {
+        if (value.length() <= MAX_BINARY_BOUND) {
+            return Slices.wrappedBuffer(value.getBytes());
+        }
+        for (int last = MAX_BINARY_BOUND - 1; last >= 0; last--) {
+            int octet = value.getUnsignedByte(last);
+            if (octet != 0xFF) {
+                Slice bound = Slices.wrappedBuffer(value.getBytes(0, last + 1));
+                bound.setByte(last, octet + 1);
+                return bound;
+            }
+        }
+        return null;
+    }
+
     void clear()
     {
+        if (kind == Kind.BINARY) {
+            Arrays.fill(lowSlices, 0, runs, null);
+            Arrays.fill(highSlices, 0, runs, null);
+        }
         runs = 0;
-        nan = false;
+        sliceBytes = 0;
+        unbounded = false;
     }
 
     long retainedBytes()
     {
-        return (long) rows.length * (2 * Integer.BYTES + 2 * Long.BYTES);
+        long perRun = 2 * Integer.BYTES + 2 * Long.BYTES + (kind == Kind.BINARY ? 2L * Long.BYTES : 0);
+        return rows.length * perRun + sliceBytes;
     }
 
     /**
      * The column index of the row group's pages, from the runs recorded since {@link #clear()};
-     * empty when the runs do not cover its {@code rowGroupRows} rows, or a NaN was seen.
+     * empty when the runs do not cover its {@code rowGroupRows} rows, a NaN was seen, or a binary
+     * value has no upper bound.
      */
     Optional<ColumnIndex> columnIndex(OffsetIndex pages, long rowGroupRows)
     {
@@ -183,7 +264,7 @@ final class PageBounds
         for (int run = 0; run < runs; run++) {
             recorded += rows[run];
         }
-        if (nan || recorded != rowGroupRows) {
+        if (unbounded || recorded != rowGroupRows) {
             return Optional.empty();
         }
         List<PageLocation> locations = pages.getPage_locations();
@@ -194,9 +275,9 @@ final class PageBounds
         boolean aligned = true;
         boolean ascending = true;
         boolean descending = true;
-        long lastLow = 0;
-        long lastHigh = 0;
-        boolean any = false;
+        // bounds are named by the run that holds them
+        int lastLow = -1;
+        int lastHigh = -1;
         int run = 0;
         long runStart = 0;
         for (int page = 0; page < locations.size(); page++) {
@@ -210,24 +291,22 @@ final class PageBounds
             }
             aligned &= runStart == from;
             long pageNulls = 0;
-            boolean values = false;
-            long low = 0;
-            long high = 0;
+            int low = -1;
+            int high = -1;
             int current = run;
             long currentStart = runStart;
             while (current < runs && currentStart < to) {
                 aligned &= currentStart + rows[current] <= to;
                 pageNulls += nulls[current];
                 if (nulls[current] < rows[current]) {
-                    low = values ? min(low, lows[current]) : lows[current];
-                    high = values ? max(high, highs[current]) : highs[current];
-                    values = true;
+                    low = low < 0 || compareLows(current, low) < 0 ? current : low;
+                    high = high < 0 || compareHighs(current, high) > 0 ? current : high;
                 }
                 currentStart += rows[current];
                 current++;
             }
             nullCounts.add(pageNulls);
-            if (!values) {
+            if (low < 0) {
                 nullPages.add(true);
                 lowBounds.add(ByteBuffer.allocate(0));
                 highBounds.add(ByteBuffer.allocate(0));
@@ -236,11 +315,10 @@ final class PageBounds
             nullPages.add(false);
             lowBounds.add(encode(low, true));
             highBounds.add(encode(high, false));
-            if (any) {
-                ascending &= compare(lastLow, low) <= 0 && compare(lastHigh, high) <= 0;
-                descending &= compare(lastLow, low) >= 0 && compare(lastHigh, high) >= 0;
+            if (lastLow >= 0) {
+                ascending &= compareLows(lastLow, low) <= 0 && compareHighs(lastHigh, high) <= 0;
+                descending &= compareLows(lastLow, low) >= 0 && compareHighs(lastHigh, high) >= 0;
             }
-            any = true;
             lastLow = low;
             lastHigh = high;
         }
@@ -253,6 +331,16 @@ final class PageBounds
         return Optional.of(index);
     }
 
+    private int compareLows(int left, int right)
+    {
+        return kind == Kind.BINARY ? lowSlices[left].compareTo(lowSlices[right]) : compare(lows[left], lows[right]);
+    }
+
+    private int compareHighs(int left, int right)
+    {
+        return kind == Kind.BINARY ? highSlices[left].compareTo(highSlices[right]) : compare(highs[left], highs[right]);
+    }
+
     private int compare(long left, long right)
     {
         return kind.floating()
@@ -260,25 +348,21 @@ final class PageBounds
                 : Long.compare(left, right);
     }
 
-    private long min(long left, long right)
+    // Parquet's plain encoding of the bound of a run: little endian numbers, a binary's bytes
+    private ByteBuffer encode(int run, boolean lower)
     {
-        return compare(left, right) <= 0 ? left : right;
-    }
-
-    private long max(long left, long right)
-    {
-        return compare(left, right) >= 0 ? left : right;
-    }
-
-    // Parquet's plain encoding of a statistic of the physical type, little endian
-    private ByteBuffer encode(long value, boolean lower)
-    {
+        if (kind == Kind.BINARY) {
+            Slice bound = lower ? lowSlices[run] : highSlices[run];
+            return ByteBuffer.wrap(bound.getBytes());
+        }
+        long value = lower ? lows[run] : highs[run];
         ByteBuffer buffer = ByteBuffer.allocate(kind.bytes).order(ByteOrder.LITTLE_ENDIAN);
         switch (kind) {
             case INT32 -> buffer.putInt(0, (int) value);
             case INT64 -> buffer.putLong(0, value);
             case FLOAT -> buffer.putFloat(0, (float) signedZero(Double.longBitsToDouble(value), lower));
             case DOUBLE -> buffer.putDouble(0, signedZero(Double.longBitsToDouble(value), lower));
+            case BINARY -> throw new IllegalStateException("binary bounds are slices");
         }
         return buffer;
     }

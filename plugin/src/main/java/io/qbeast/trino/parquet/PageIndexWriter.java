@@ -29,9 +29,10 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * The page indexes of one data file: an offset index of every column chunk (where each data page
  * starts, its size, its first row) and a column index (each page's lowest and highest value, its
- * nulls) of every top-level column of a fixed-width type: {@code _qbeast_weight}, the numeric,
- * date and timestamp columns. trino-parquet's writer writes neither, so without them a reader
- * reads every page of a row group it keeps.
+ * nulls) of every top-level column of these types ({@link PageBounds}): integers, decimals up to
+ * precision 18, {@code real}, {@code double}, dates, timestamps without zone, strings and binaries
+ * ({@code _qbeast_weight} and {@code _qbeast_cube} among them). trino-parquet's writer writes
+ * neither, so without them a reader reads every page of a row group it keeps.
  *
  * <p>Why the weights: a sample of fraction f keeps the row groups whose weights start below its
  * bound, and the weight-ordered ones (heads, middles of cubes, each cube of a pack, see
@@ -48,8 +49,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * bounds of every run of rows the Parquet writer encodes at once ({@link #append}), and trino-parquet
  * ends a page only after such a run, so a page's bounds are those of its runs. Were a page to end
  * inside a run, its bounds would be the runs' it overlaps: wider, still bounds (the Parquet spec
- * asks for lower and upper bounds), and its null count is then left out. Strings and other
- * variable-width values get no column index (a bound would need truncating). Files with repeated
+ * asks for lower and upper bounds), and its null count is then left out. Files with repeated
  * (list, map) columns get no indexes: there a v1 page header counts values, not rows.
  */
 final class PageIndexWriter

@@ -1,5 +1,6 @@
 package io.qbeast.trino.parquet;
 
+import io.airlift.slice.Slices;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.DecimalType;
@@ -14,21 +15,25 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateType.DATE;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
+import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The column index PageBounds makes from runs of rows, against the values themselves: exact
  * bounds and null counts when pages are whole runs, bounds that still hold and no null counts
- * when a page ends inside a run, null pages, no index with a NaN, signed zeros, and which types
- * get bounds at all.
+ * when a page ends inside a run, null pages, no index with a NaN, signed zeros, binary bounds in
+ * unsigned order and cut, and which types get bounds at all.
  */
 class TestPageBounds
 {
@@ -96,6 +101,40 @@ class TestPageBounds
     }
 
     @Test
+    void testBinaryBoundsAreUnsignedAndCut()
+    {
+        PageBounds bounds = new PageBounds(0, "s", VARCHAR, PageBounds.Kind.BINARY);
+        String longLow = "a".repeat(100);
+        // 'é' is 0xC3 0xA9: above 'z' unsigned, below it signed
+        bounds.addRun(strings("m", longLow, "z", "é"), 0, 4);
+        bounds.addRun(strings(null, null), 0, 2);
+        ColumnIndex index = bounds.columnIndex(pages(0, 4), 6).orElseThrow();
+        assertThat(new String(bytes(index.getMin_values().get(0)), UTF_8)).isEqualTo("a".repeat(PageBounds.MAX_BINARY_BOUND));
+        assertThat(new String(bytes(index.getMax_values().get(0)), UTF_8)).isEqualTo("é");
+        assertThat(index.getNull_pages()).containsExactly(false, true);
+        assertThat(index.getNull_counts()).containsExactly(0L, 2L);
+
+        // an upper bound past the cut: the last byte below 0xFF incremented, the rest dropped
+        bounds.clear();
+        byte[] high = new byte[80];
+        Arrays.fill(high, (byte) 0xFF);
+        high[10] = 0x41;
+        bounds.addRun(binaries(new byte[] {0x01}, high), 0, 2);
+        ColumnIndex cut = bounds.columnIndex(pages(0), 2).orElseThrow();
+        byte[] expected = Arrays.copyOf(high, 11);
+        expected[10] = 0x42;
+        assertThat(bytes(cut.getMax_values().getFirst())).isEqualTo(expected);
+        assertThat(Arrays.compareUnsigned(bytes(cut.getMax_values().getFirst()), high)).isPositive();
+
+        // 0xFF bytes up to the cut: no upper bound, so no index
+        bounds.clear();
+        byte[] ones = new byte[80];
+        Arrays.fill(ones, (byte) 0xFF);
+        bounds.addRun(binaries(ones), 0, 1);
+        assertThat(bounds.columnIndex(pages(0), 1)).isEmpty();
+    }
+
+    @Test
     void testKinds()
     {
         assertThat(PageBounds.Kind.of(INTEGER, Types.IntegerType.get())).contains(PageBounds.Kind.INT32);
@@ -106,7 +145,10 @@ class TestPageBounds
         assertThat(PageBounds.Kind.of(DecimalType.createDecimalType(30, 2), Types.DecimalType.of(30, 2))).isEmpty();
         assertThat(PageBounds.Kind.of(REAL, Types.FloatType.get())).contains(PageBounds.Kind.FLOAT);
         assertThat(PageBounds.Kind.of(DOUBLE, Types.DoubleType.get())).contains(PageBounds.Kind.DOUBLE);
-        assertThat(PageBounds.Kind.of(VARCHAR, Types.StringType.get())).isEmpty();
+        assertThat(PageBounds.Kind.of(VARCHAR, Types.StringType.get())).contains(PageBounds.Kind.BINARY);
+        assertThat(PageBounds.Kind.of(VARBINARY, Types.BinaryType.get())).contains(PageBounds.Kind.BINARY);
+        assertThat(PageBounds.Kind.of(VARBINARY, Types.UUIDType.get())).isEmpty();
+        assertThat(PageBounds.Kind.of(BOOLEAN, Types.BooleanType.get())).isEmpty();
     }
 
     private static OffsetIndex pages(long... firstRows)
@@ -131,6 +173,37 @@ class TestPageBounds
     private static Block doubles(Double... values)
     {
         return block(DOUBLE, (Object[]) values);
+    }
+
+    private static Block strings(String... values)
+    {
+        BlockBuilder builder = VARCHAR.createBlockBuilder(null, values.length);
+        for (String value : values) {
+            if (value == null) {
+                builder.appendNull();
+            }
+            else {
+                VARCHAR.writeSlice(builder, Slices.utf8Slice(value));
+            }
+        }
+        return builder.build();
+    }
+
+    private static Block binaries(byte[]... values)
+    {
+        BlockBuilder builder = VARBINARY.createBlockBuilder(null, values.length);
+        for (byte[] value : values) {
+            VARBINARY.writeSlice(builder, Slices.wrappedBuffer(value));
+        }
+        return builder.build();
+    }
+
+    private static byte[] bytes(ByteBuffer bound)
+    {
+        ByteBuffer copy = bound.duplicate();
+        byte[] bytes = new byte[copy.remaining()];
+        copy.get(bytes);
+        return bytes;
     }
 
     private static Block block(Type type, Object... values)
