@@ -184,12 +184,7 @@ class TestQbeastPageIndexes
     {
         Session oneWriter = QbeastQueryRunner.oneWriterPerNode(getSession());
         assertUpdate(oneWriter, CTAS.formatted("lineitem_paged"), 60175);
-        // the same rows in one page per column chunk: the page index cannot skip anything there
-        Session wholeChunks = Session.builder(oneWriter)
-                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_page_size", "64MB")
-                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_batch_size", "1000000")
-                .build();
-        assertUpdate(wholeChunks, CTAS.formatted("lineitem_unpaged"), 60175);
+        assertUpdate(wholeChunks(oneWriter), CTAS.formatted("lineitem_unpaged"), 60175);
 
         // footers read once (each node caches them), so that the bytes below are data and page indexes
         computeActual("SELECT count(*) FROM lineitem_paged TABLESAMPLE SYSTEM (1)");
@@ -218,11 +213,7 @@ class TestQbeastPageIndexes
     {
         Session oneWriter = QbeastQueryRunner.oneWriterPerNode(getSession());
         assertUpdate(oneWriter, CTAS.formatted("lineitem_ranged"), 60175);
-        Session wholeChunks = Session.builder(oneWriter)
-                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_page_size", "64MB")
-                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_batch_size", "1000000")
-                .build();
-        assertUpdate(wholeChunks, CTAS.formatted("lineitem_unranged"), 60175);
+        assertUpdate(wholeChunks(oneWriter), CTAS.formatted("lineitem_unranged"), 60175);
         // a narrow box of the three indexed columns: inside a row group (a pack of cubes, cube
         // after cube), the pages of cubes outside it are skipped by the indexed columns' bounds.
         // Not more: each node's writer builds its own tree, and the three roots (half the rows,
@@ -240,6 +231,15 @@ class TestQbeastPageIndexes
         assertThat(paged.positions()).as("rows read: %s with page indexes, %s in whole chunks", paged.positions(), unpaged.positions())
                 .isGreaterThanOrEqualTo(matching)
                 .isLessThan(unpaged.positions());
+    }
+
+    // the same rows in one page per column chunk: the page index cannot skip anything there
+    private static Session wholeChunks(Session session)
+    {
+        return Session.builder(session)
+                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_page_size", "64MB")
+                .setCatalogSessionProperty(QbeastQueryRunner.CATALOG, "parquet_writer_batch_size", "1000000")
+                .build();
     }
 
     private ScanStats scanStats(String sql)

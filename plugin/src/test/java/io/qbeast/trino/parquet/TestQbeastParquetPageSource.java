@@ -324,9 +324,7 @@ final class TestQbeastParquetPageSource
         TrinoFileSystem fileSystem = new LocalFileSystem(directory);
         Schema schema = schema(SIMPLE_COLUMNS);
         // ordered by k this time, so k ranges prune
-        List<List<Object>> rows = weightOrderedRows(ROWS, 9).stream()
-                .sorted(java.util.Comparator.comparingLong(row -> (long) row.get(1)))
-                .toList();
+        List<List<Object>> rows = orderedByK(weightOrderedRows(ROWS, 9));
         WrittenFile file = write(fileSystem, Location.of("local:///predicate.parquet"), schema, SIMPLE_TYPES, rows, smallRowGroups(), ImmutableMap.of());
         List<Long> rowGroups = rowGroupRowCounts(directory.resolve("predicate.parquet"));
         assertThat(rowGroups).hasSizeGreaterThan(5);
@@ -367,7 +365,7 @@ final class TestQbeastParquetPageSource
 
     /**
      * Inside one row group, a predicate skips the pages whose column-index bounds miss it (every
-     * fixed-width column has a column index, PageBounds), with the rows it keeps the same as
+     * numeric, date and string column has a column index, PageBounds), with the rows it keeps the same as
      * without the index: the same rows in one page per column read every row.
      */
     @Test
@@ -375,9 +373,7 @@ final class TestQbeastParquetPageSource
     {
         TrinoFileSystem fileSystem = new LocalFileSystem(directory);
         Schema schema = schema(SIMPLE_COLUMNS);
-        List<List<Object>> rows = weightOrderedRows(ROWS, 11).stream()
-                .sorted(java.util.Comparator.comparingLong(row -> (long) row.get(1)))
-                .toList();
+        List<List<Object>> rows = orderedByK(weightOrderedRows(ROWS, 11));
         ParquetWriterOptions smallPages = ParquetWriterOptions.builder()
                 .setMaxBlockSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
                 .setMaxPageSize(DataSize.ofBytes(1024))
@@ -667,6 +663,11 @@ final class TestQbeastParquetPageSource
             rows.add(row(id, id * 10, Slices.utf8Slice("row-" + id), weights[i], Slices.wrappedBuffer(new byte[] {1, 2, 3})));
         }
         return rows;
+    }
+
+    private static List<List<Object>> orderedByK(List<List<Object>> rows)
+    {
+        return rows.stream().sorted(java.util.Comparator.comparingLong(row -> (long) row.get(1))).toList();
     }
 
     private static List<Object> row(Object... values)
