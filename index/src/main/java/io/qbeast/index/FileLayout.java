@@ -27,14 +27,17 @@ import static java.util.Objects.requireNonNull;
  *       {@link Settings#maxRowGroupBytes()}): a sample of fraction f reads a weight prefix of every
  *       cube it touches and skips most of each inner cube by the row groups' {@code _qbeast_weight}
  *       statistics. The head and the middle are written in ascending weight, and a pack cube after
- *       cube, each in ascending weight, so a sample's rows come first in each (the reader skips the
- *       pages above its bound by their weight bounds), and a page of a pack covers one cube's region.</li>
+ *       cube, each cube's first quarter ({@link #weightOrderedRows}) in ascending weight, so a
+ *       sample's rows come first in each (the reader skips the pages above its bound by their
+ *       weight bounds), and a page of a pack covers one cube's region or less.</li>
  *   <li><b>Point parts.</b> The rest of a large cube (weights above what most samples read) is
  *       put in point order ({@link RowOrder}: first
  *       indexed column, then the second) and written as {@link Slice#pointParts()} row groups of
  *       consecutive rows of at least a quarter of the minimum row group: each covers a narrow range
  *       of the first indexed column inside the cube, so a range predicate on it skips most of
- *       every cube it touches. Packs (also of one small cube) stay in (cube, weight) order.</li>
+ *       every cube it touches. In a pack (also of one small cube) the rest of each cube after its
+ *       first quarter is in point order too, so the pages of that rest cover parts of the cube's
+ *       region and the column indexes of the indexed columns let a range predicate skip them.</li>
  *   <li><b>Large files.</b> A file is cut before a slice that would take it past
  *       {@link Settings#targetFileBytes()} ({@link #cutsBefore}), never inside a slice: the
  *       point parts of a slice stay in one file.</li>
@@ -119,6 +122,25 @@ public final class FileLayout
         {
             return firstCube == lastCube;
         }
+
+        /**
+         * Whether the slice holds its cubes whole (a pack, also of one cube), given the rows of
+         * every planned cube: then each cube's rows after {@link #weightOrderedRows} are in point order.
+         */
+        public boolean holdsWholeCubes(long[] rowsPerCube)
+        {
+            return pointParts == 1 && firstRow == 0 && (firstCube != lastCube || rows == rowsPerCube[firstCube]);
+        }
+    }
+
+    /**
+     * Rows of a packed cube kept in ascending weight before the rest of it in point order: the
+     * share a large cube gives its head and middle (1/4). A sample that reads up to a quarter of
+     * a packed cube's rows reads its first pages only; a larger one reads the whole cube.
+     */
+    public static int weightOrderedRows(int cubeRows)
+    {
+        return (int) Math.ceil(cubeRows * WEIGHT_CUTS[WEIGHT_CUTS.length - 1]);
     }
 
     public Settings settings()

@@ -1,6 +1,7 @@
 package io.qbeast.index;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The point order of a slice that {@link FileLayout} cuts into point parts (the rest of a large
@@ -39,6 +40,17 @@ public final class RowOrder
      */
     public static int[] order(int[] cubeOfRow, double[] coordinates, int dimensions, int rows)
     {
+        return order(cubeOfRow, coordinates, dimensions, rows, _ -> 0);
+    }
+
+    /**
+     * As {@link #order(int[], double[], int, int)}, but the first {@code headRows} rows of each
+     * cube (given the cube's row count) keep their input order: a packed cube's weight head,
+     * which samples read, stays in ascending weight before the rest of the cube in point order
+     * ({@link FileLayout#weightOrderedRows}).
+     */
+    public static int[] order(int[] cubeOfRow, double[] coordinates, int dimensions, int rows, IntUnaryOperator headRows)
+    {
         if (dimensions < 1 || cubeOfRow.length < rows || coordinates.length < (long) rows * dimensions) {
             throw new IllegalArgumentException("%s rows of %s dimensions do not fit %s cubes and %s coordinates".formatted(rows, dimensions, cubeOfRow.length, coordinates.length));
         }
@@ -50,22 +62,24 @@ public final class RowOrder
             while (end < rows && cubeOfRow[order[end]] == cubeOfRow[order[start]]) {
                 end++;
             }
-            int length = end - start;
+            int head = Math.clamp(headRows.applyAsInt(end - start), 0, end - start);
+            int sortedStart = start + head;
+            int length = end - sortedStart;
             if (length > 1 && length <= MAX_SORTED_RUN) {
                 if (keys.length < length) {
                     keys = new long[Math.max(length, Math.min(rows, 2 * keys.length))];
                 }
                 for (int i = 0; i < length; i++) {
-                    int row = order[start + i];
+                    int row = order[sortedStart + i];
                     double second = dimensions > 1 ? coordinates[row * dimensions + 1] : 0;
                     keys[i] = quantize(coordinates[row * dimensions], FIRST_BITS) << (SECOND_BITS + INDEX_BITS)
                             | quantize(second, SECOND_BITS) << INDEX_BITS
                             | i;
                 }
                 Arrays.sort(keys, 0, length);
-                int[] run = Arrays.copyOfRange(order, start, end);
+                int[] run = Arrays.copyOfRange(order, sortedStart, end);
                 for (int i = 0; i < length; i++) {
-                    order[start + i] = run[(int) (keys[i] & (MAX_SORTED_RUN - 1))];
+                    order[sortedStart + i] = run[(int) (keys[i] & (MAX_SORTED_RUN - 1))];
                 }
             }
             start = end;

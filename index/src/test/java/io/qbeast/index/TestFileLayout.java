@@ -489,10 +489,17 @@ final class TestFileLayout
         assertThat(layout.slices(List.of(ROOT), new long[] {1332}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 333, 999, 3));
         assertThat(layout.slices(List.of(ROOT), new long[] {1333}, 1.0).getLast()).isEqualTo(new Slice(0, 0, 334, 999, 3));
         assertThat(layout.slices(List.of(ROOT), new long[] {800_000}, 1.0).getLast().pointParts()).isEqualTo(64);
-        // a small cube alone, like a pack of several, stays one weight-ordered row group
+        // a small cube alone, like a pack of several, stays one row group of whole cubes (a weight
+        // head of a quarter, then point order); the slices of a cut cube do not hold it whole
         assertThat(layout.slices(List.of(ROOT), new long[] {800}, 1.0)).containsExactly(new Slice(0, 0, 0, 800));
         assertThat(layout.slices(List.of(ROOT), new long[] {499}, 1.0)).containsExactly(new Slice(0, 0, 0, 499, 1));
         assertThat(layout.slices(List.of(ROOT, ROOT.child(0)), new long[] {400, 400}, 1.0)).containsExactly(new Slice(0, 1, 0, 800));
+        assertThat(new Slice(0, 0, 0, 800).holdsWholeCubes(new long[] {800})).isTrue();
+        assertThat(new Slice(0, 1, 0, 800).holdsWholeCubes(new long[] {400, 400})).isTrue();
+        assertThat(slices).noneMatch(slice -> slice.holdsWholeCubes(new long[] {10_000}));
+        assertThat(FileLayout.weightOrderedRows(800)).isEqualTo(200);
+        assertThat(FileLayout.weightOrderedRows(801)).isEqualTo(201);
+        assertThat(FileLayout.weightOrderedRows(1)).isEqualTo(1);
     }
 
     @Test

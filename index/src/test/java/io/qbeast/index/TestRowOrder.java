@@ -39,6 +39,40 @@ final class TestRowOrder
     }
 
     @Test
+    void testHeadOfEachCubeKeepsInputOrder()
+    {
+        SplittableRandom random = new SplittableRandom(11);
+        int rows = 3000;
+        int dimensions = 2;
+        int[] cubes = new int[rows];
+        double[] coordinates = new double[rows * dimensions];
+        for (int row = 0; row < rows; row++) {
+            cubes[row] = random.nextInt(3);
+            coordinates[row * dimensions] = random.nextInt(20) / 20.0;
+            coordinates[row * dimensions + 1] = random.nextDouble();
+        }
+        int[] order = RowOrder.order(cubes, coordinates, dimensions, rows, FileLayout::weightOrderedRows);
+
+        // brute force: per cube (ascending), its rows in input order; the first quarter (rounded up)
+        // stays so, the rest sorted stably by (first, second coordinate)
+        List<Integer> expected = new ArrayList<>();
+        for (int cube = 0; cube < 3; cube++) {
+            int current = cube;
+            List<Integer> ofCube = IntStream.range(0, rows).filter(row -> cubes[row] == current).boxed().toList();
+            int head = (ofCube.size() + 3) / 4;
+            expected.addAll(ofCube.subList(0, head));
+            List<Integer> rest = new ArrayList<>(ofCube.subList(head, ofCube.size()));
+            rest.sort(Comparator.<Integer>comparingDouble(row -> coordinates[row * dimensions])
+                    .thenComparingDouble(row -> coordinates[row * dimensions + 1]));
+            expected.addAll(rest);
+        }
+        assertThat(order).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+        // a head of every row is the input order grouped by cube
+        int[] unsorted = RowOrder.order(cubes, coordinates, dimensions, rows, length -> length);
+        assertThat(unsorted).containsExactly(IntStream.range(0, 3).flatMap(cube -> IntStream.range(0, rows).filter(row -> cubes[row] == cube)).toArray());
+    }
+
+    @Test
     void testOneDimensionAndOutOfRangeCoordinates()
     {
         int[] cubes = {5, 5, 5, 5, 5};
