@@ -5,7 +5,7 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * The point order of a slice that {@link FileLayout} cuts into point parts (the rest of a large
- * cube): the rows of each cube in the order of their points, the first
+ * cube), and of each packed cube's rows past its weight head: the rows of each cube in the order of their points, the first
  * indexed column most significant, then the second, then input (weight) order — a
  * {@code sorted_by} of the leading indexed columns inside each cube. Consecutive runs of this order
  * are the parts' row groups, so each covers a narrow range of the first indexed column, which

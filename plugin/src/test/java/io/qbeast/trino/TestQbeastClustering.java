@@ -141,9 +141,10 @@ class TestQbeastClustering
                         ((LongLinearTransformation) revision.transformation(1)).coordinate(content.custkeys().get(row))};
                 assertThat(cube.contains(point)).as("point of orderkey %s in cube %s", content.orderkeys().get(row), cube).isTrue();
             }
-            // each row group: cube after cube, each in ascending weight (a pack, or a weight slice
-            // of one cube), or, a point part of the rest of a large cube, one cube in ascending first indexed column
-            // (RowOrder); one compact region (a cube alone, or small cubes in the subtree of the
+            // each row group: a weight slice of one cube in ascending weight; a pack of whole cubes,
+            // cube after cube, each its lightest quarter in ascending weight, then the rest in
+            // ascending first indexed column (RowOrder); or a point part of the rest of a large
+            // cube, one cube in ascending first indexed column; one compact region (a cube alone, or small cubes in the subtree of the
             // first one's parent); and the row groups in cube order: a file's cubes are in
             // non-decreasing pre-order, row group by row group
             List<List<CubeId>> groupCubes = new ArrayList<>();
@@ -152,9 +153,10 @@ class TestQbeastClustering
                 int end = first + (int) groupRows;
                 List<CubeId> cubes = content.cubes().subList(first, end).stream().map(CubeId::fromBytes).distinct().sorted().toList();
                 boolean weightOrdered = cubeThenWeightOrdered(content.cubes().subList(first, end), content.weights().subList(first, end));
+                boolean packOrdered = packOrdered(content.cubes().subList(first, end), content.weights().subList(first, end), content.orderkeys().subList(first, end));
                 boolean pointOrdered = cubes.size() == 1 && Ordering.natural().isStrictlyOrdered(content.orderkeys().subList(first, end));
-                assertThat(weightOrdered || pointOrdered)
-                        .as("row group at row %s of %s (cubes %s) is in (cube, weight) or in point order", first, file.location(), cubes)
+                assertThat(weightOrdered || packOrdered || pointOrdered)
+                        .as("row group at row %s of %s (cubes %s) is in (cube, weight), pack or point order", first, file.location(), cubes)
                         .isTrue();
                 CubeId anchor = cubes.getFirst().isRoot() ? cubes.getFirst() : cubes.getFirst().parent();
                 assertThat(cubes).as("cubes of row group at row %s of %s", first, file.location()).allMatch(anchor::isAncestorOrSelf);
@@ -274,7 +276,8 @@ class TestQbeastClustering
                 if (cubeThenWeightOrdered(content.cubes().subList(first, end), weights)) {
                     cubes.forEach(cube -> weightGroups.computeIfAbsent(cube, _ -> new ArrayList<>()).add(weights));
                 }
-                else {
+                // a pack of whole cubes, else a point part (one cube, after the weight slices of its head and middle)
+                else if (!packOrdered(content.cubes().subList(first, end), weights, orderkeys) || (cubes.size() == 1 && weightGroups.containsKey(cubes.getFirst()))) {
                     assertThat(cubes).as("a point-ordered row group of %s holds one cube", file.location()).hasSize(1);
                     assertThat(Ordering.natural().isStrictlyOrdered(orderkeys)).as("orderkeys of a point part of %s in %s", cubes, file.location()).isTrue();
                     pointParts.computeIfAbsent(cubes.getFirst(), _ -> new ArrayList<>()).add(orderkeys);
@@ -315,6 +318,31 @@ class TestQbeastClustering
             if (order > 0 || (order == 0 && weights.get(row - 1) > weights.get(row))) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    // whole cubes in pre-order, each its first quarter (rounded up) in ascending weight, then the
+    // rest, all of weights at or above the quarter's, in ascending orderkey (the first indexed column)
+    private static boolean packOrdered(List<byte[]> cubes, List<Integer> weights, List<Long> orderkeys)
+    {
+        int start = 0;
+        while (start < cubes.size()) {
+            CubeId cube = CubeId.fromBytes(cubes.get(start));
+            int end = start + 1;
+            while (end < cubes.size() && CubeId.fromBytes(cubes.get(end)).equals(cube)) {
+                end++;
+            }
+            if (end < cubes.size() && cube.compareTo(CubeId.fromBytes(cubes.get(end))) > 0) {
+                return false;
+            }
+            int headEnd = start + (end - start + 3) / 4;
+            if (!Ordering.natural().isOrdered(weights.subList(start, headEnd))
+                    || !Ordering.natural().isStrictlyOrdered(orderkeys.subList(headEnd, end))
+                    || headEnd < end && min(weights.subList(headEnd, end)) < max(weights.subList(start, headEnd))) {
+                return false;
+            }
+            start = end;
         }
         return true;
     }
