@@ -27,9 +27,6 @@ import static java.util.Objects.requireNonNull;
  * @param indexedColumns the indexed columns, in index order
  * @param cubeSize the desired rows per cube
  * @param storageProperties the Iceberg table properties that govern data files ({@code write.*})
- * @param shareBuckets the buckets of a write routed in even shares
- * ({@code routing.QbeastSharePartitioningHandle}): a sink's share of the rows is the buckets it
- * receives of these, and its tree holds that share of the cube size; 0 when not routed by share
  */
 public record QbeastWritableTableHandle(
         String schemaName,
@@ -43,8 +40,7 @@ public record QbeastWritableTableHandle(
         List<String> indexedColumns,
         long cubeSize,
         Map<String, String> storageProperties,
-        Optional<String> ownedTableLocation,
-        int shareBuckets)
+        Optional<String> ownedTableLocation)
         implements ConnectorOutputTableHandle, ConnectorInsertTableHandle
 {
     public QbeastWritableTableHandle
@@ -60,9 +56,6 @@ public record QbeastWritableTableHandle(
         indexedColumns = ImmutableList.copyOf(requireNonNull(indexedColumns, "indexedColumns is null"));
         storageProperties = ImmutableMap.copyOf(requireNonNull(storageProperties, "storageProperties is null"));
         requireNonNull(ownedTableLocation, "ownedTableLocation is null");
-        if (shareBuckets < 0) {
-            throw new IllegalArgumentException("shareBuckets must not be negative: " + shareBuckets);
-        }
     }
 
     public SchemaTableName schemaTableName()

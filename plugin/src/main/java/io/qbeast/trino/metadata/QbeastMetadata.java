@@ -7,7 +7,6 @@ import io.airlift.slice.Slice;
 import io.qbeast.trino.catalog.IcebergCatalogProvider;
 import io.qbeast.trino.catalog.IndexStateCache;
 import io.qbeast.trino.config.QbeastConfig;
-import io.qbeast.trino.config.QbeastTablePropertyMetadata;
 import io.qbeast.trino.encoding.TypeConverter;
 import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastMaintenanceHandle;
@@ -23,7 +22,6 @@ import io.qbeast.trino.parquet.QbeastPageSourceFactory;
 import io.qbeast.trino.read.RowPredicateTranslator;
 import io.qbeast.trino.routing.InsertLayout;
 import io.qbeast.trino.routing.QbeastPartitioningHandle;
-import io.qbeast.trino.routing.QbeastSharePartitioningHandle;
 import io.qbeast.trino.system.QbeastSystemTables;
 import io.qbeast.trino.write.CommitTaskData;
 import io.trino.filesystem.TrinoFileSystem;
@@ -79,7 +77,6 @@ import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
-import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -250,15 +247,8 @@ public class QbeastMetadata
     @Override
     public Optional<ConnectorTableLayout> getNewTableLayout(ConnectorSession session, ConnectorTableMetadata tableMetadata)
     {
-        // no revision yet to route by region: rows go to writers in even shares, so their trees add up to one
-        Optional<List<?>> indexed = QbeastTablePropertyMetadata.getIndexedColumns(tableMetadata.getProperties());
-        Set<String> columnNames = tableMetadata.getColumns().stream().map(ColumnMetadata::getName).collect(toImmutableSet());
-        if (indexed.isEmpty() || indexed.get().isEmpty() || !indexed.get().stream().allMatch(name -> name instanceof String column && columnNames.contains(column))) {
-            // beginCreateTable reports what is wrong with the property
-            return Optional.empty();
-        }
-        List<String> indexedColumns = indexed.get().stream().map(String.class::cast).distinct().collect(toImmutableList());
-        return Optional.of(new ConnectorTableLayout(QbeastSharePartitioningHandle.forNodes(nodeManager.getWorkerNodes().size()), indexedColumns, false));
+        // no revision yet to route by: each writer clusters what it receives
+        return Optional.empty();
     }
 
     @Override
@@ -274,7 +264,7 @@ public class QbeastMetadata
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
         }
         checkNoRetries(retryMode);
-        return writes.beginCreateTable(session, tableMetadata, shareBuckets(layout));
+        return writes.beginCreateTable(session, tableMetadata);
     }
 
     @Override
@@ -305,9 +295,7 @@ public class QbeastMetadata
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> insertColumns, RetryMode retryMode)
     {
         checkNoRetries(retryMode);
-        // the engine routes the rows by the insert layout, which beginInsert is not given: the same layout again
-        int shareBuckets = shareBuckets(getInsertLayout(session, tableHandle));
-        return writes.beginInsert(session, (QbeastTableHandle) tableHandle, insertColumns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()), shareBuckets);
+        return writes.beginInsert(session, (QbeastTableHandle) tableHandle, insertColumns.stream().map(QbeastColumnHandle.class::cast).collect(toImmutableList()));
     }
 
     @Override
@@ -517,14 +505,6 @@ public class QbeastMetadata
     public Table getIcebergTable(SchemaTableName name)
     {
         return catalog.getTable(name);
-    }
-
-    // the buckets of a write routed in even shares (its sinks count their share of them), else 0
-    private static int shareBuckets(Optional<ConnectorTableLayout> layout)
-    {
-        return layout.flatMap(ConnectorTableLayout::getPartitioning)
-                .map(partitioning -> partitioning instanceof QbeastSharePartitioningHandle shares ? shares.buckets() : 0)
-                .orElse(0);
     }
 
     private static void checkNoRetries(RetryMode retryMode)

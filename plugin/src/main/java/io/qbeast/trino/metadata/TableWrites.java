@@ -108,8 +108,7 @@ final class TableWrites
 
     // ---- CREATE TABLE AS ----
 
-    /** @param shareBuckets the buckets of the layout's {@code QbeastSharePartitioningHandle}, 0 if the rows are not routed by share */
-    QbeastWritableTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, int shareBuckets)
+    QbeastWritableTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata)
     {
         CreatedTable created = catalog.beginCreateTable(tableMetadata);
         Table table = created.transaction().table();
@@ -117,7 +116,7 @@ final class TableWrites
         List<QbeastColumnHandle> inputColumns = tableMetadata.getColumns().stream()
                 .map(column -> columns.handle(table.schema().findField(column.getName())))
                 .collect(toImmutableList());
-        return writableHandle(tableMetadata.getTable(), table, QbeastTableMetadataReader.read(tableMetadata.getTable(), table).orElseThrow(), inputColumns, Optional.empty(), created.ownedLocation(), shareBuckets);
+        return writableHandle(tableMetadata.getTable(), table, QbeastTableMetadataReader.read(tableMetadata.getTable(), table).orElseThrow(), inputColumns, Optional.empty(), created.ownedLocation());
     }
 
     void finishCreateTable(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
@@ -130,14 +129,13 @@ final class TableWrites
 
     // ---- INSERT ----
 
-    /** @param shareBuckets as for {@link #beginCreateTable}: an INSERT into a table without a revision is routed in even shares */
-    QbeastWritableTableHandle beginInsert(ConnectorSession session, QbeastTableHandle handle, List<QbeastColumnHandle> inputColumns, int shareBuckets)
+    QbeastWritableTableHandle beginInsert(ConnectorSession session, QbeastTableHandle handle, List<QbeastColumnHandle> inputColumns)
     {
         Table table = catalog.getTable(handle.schemaTableName());
         QbeastTableMetadata qbeast = QbeastTableMetadataReader.read(handle.schemaTableName(), table)
                 .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is not a qbeast table (it has no %s property); only qbeast tables accept inserts".formatted(handle.schemaTableName(), QbeastTableProperties.INDEXED_COLUMNS)));
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), List.of()));
-        return writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty(), shareBuckets);
+        return writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty());
     }
 
     void finishInsert(ConnectorSession session, QbeastWritableTableHandle handle, Collection<Slice> fragments)
@@ -174,7 +172,7 @@ final class TableWrites
                 .add(columns.handle(table.schema().findField(QbeastTableProperties.WEIGHT_COLUMN)))
                 .build();
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), List.of()));
-        return new QbeastMergeTableHandle(handle, writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty(), 0));
+        return new QbeastMergeTableHandle(handle, writableHandle(handle.schemaTableName(), table, qbeast, inputColumns, handle.snapshotId(), Optional.empty()));
     }
 
     /**
@@ -278,7 +276,7 @@ final class TableWrites
         List<FileScanTask> selected = QbeastOptimize.selectFiles(table, handle, source, qbeast, fileSystem);
         List<String> files = selected.stream().map(task -> task.file().location()).collect(toImmutableList());
         beginWrite(new PendingWrite(session.getQueryId(), Location.of(dataLocation(table)), Optional.empty(), Optional.empty(), selected));
-        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, qbeast.orElseThrow(), columns.visible(table), source.snapshotId(), Optional.empty(), 0);
+        QbeastWritableTableHandle write = writableHandle(handle.schemaTableName(), table, qbeast.orElseThrow(), columns.visible(table), source.snapshotId(), Optional.empty());
         return new BeginTableExecuteResult<>(handle.withWrite(source.snapshotId(), files, write), source.forOptimize(files));
     }
 
@@ -410,7 +408,7 @@ final class TableWrites
      * The handle a write (CTAS, INSERT, optimize) gives its sinks: the table's schema, indexed
      * columns, cube size and current revision, and the snapshot the write starts from.
      */
-    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, QbeastTableMetadata qbeast, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation, int shareBuckets)
+    private QbeastWritableTableHandle writableHandle(SchemaTableName name, Table table, QbeastTableMetadata qbeast, List<QbeastColumnHandle> inputColumns, Optional<Long> snapshotId, Optional<Location> ownedLocation)
     {
         return new QbeastWritableTableHandle(
                 name.getSchemaName(),
@@ -424,8 +422,7 @@ final class TableWrites
                 qbeast.indexedColumns(),
                 qbeast.cubeSize(defaultCubeSize),
                 storageProperties(table.properties()),
-                ownedLocation.map(Location::toString),
-                shareBuckets);
+                ownedLocation.map(Location::toString));
     }
 
     private static String dataLocation(Table table)

@@ -17,8 +17,8 @@ import java.util.Optional;
 
 /**
  * The layout of an INSERT: with a revision, rows go to writers by region, cut from the index
- * state so that the writers' shares are even; without one (a table never written) they go in even
- * shares, as in CTAS ({@link QbeastSharePartitioningHandle}).
+ * state so that the writers' shares are even; without one (a table never written) each writer
+ * clusters what it receives, as in CTAS.
  */
 public final class InsertLayout
 {
@@ -33,20 +33,16 @@ public final class InsertLayout
      */
     public static Optional<ConnectorTableLayout> of(Table table, Optional<Long> snapshotId, IndexStateCache indexStateCache, TrinoFileSystem fileSystem, int workerNodes)
     {
-        Optional<QbeastTableMetadata> qbeast;
+        Optional<Revision> current;
         try {
-            qbeast = QbeastTableMetadata.of(table.properties());
+            current = QbeastTableMetadata.of(table.properties()).flatMap(QbeastTableMetadata::currentRevision);
         }
         catch (IllegalArgumentException e) {
             // beginInsert reports the invalid properties
             return Optional.empty();
         }
-        Optional<Revision> current = qbeast.flatMap(QbeastTableMetadata::currentRevision);
         if (current.isEmpty()) {
-            // no revision to cut regions from: even shares, as a CREATE TABLE AS
-            return qbeast.map(QbeastTableMetadata::indexedColumns)
-                    .filter(columns -> !columns.isEmpty())
-                    .map(columns -> new ConnectorTableLayout(QbeastSharePartitioningHandle.forNodes(workerNodes), columns, false));
+            return Optional.empty();
         }
         Revision revision = current.get();
         String metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();

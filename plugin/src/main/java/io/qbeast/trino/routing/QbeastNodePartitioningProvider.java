@@ -14,9 +14,8 @@ import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
- * The write layouts: {@link QbeastPartitioningHandle#SINGLE_WRITER}, one bucket for every row,
- * {@link QbeastRegionPartitioningHandle}, one bucket per region, and
- * {@link QbeastSharePartitioningHandle}, buckets of even shares of the rows. The connector fixes the number of
+ * The write layouts: {@link QbeastPartitioningHandle#SINGLE_WRITER}, one bucket for every row, and
+ * {@link QbeastRegionPartitioningHandle}, one bucket per region. The connector fixes the number of
  * buckets, not their nodes: the engine places the buckets on the nodes that are alive when the
  * statement is scheduled (as it does for Hive's buckets), so a worker lost since planning never
  * receives a region.
@@ -29,7 +28,6 @@ public class QbeastNodePartitioningProvider
     {
         return switch (partitioningHandle) {
             case QbeastRegionPartitioningHandle regions -> Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(regions.regions()));
-            case QbeastSharePartitioningHandle shares -> Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(shares.buckets()));
             default -> Optional.of(ConnectorBucketNodeMap.createBucketNodeMap(1));
         };
     }
@@ -46,7 +44,6 @@ public class QbeastNodePartitioningProvider
     {
         return switch (partitioningHandle) {
             case QbeastRegionPartitioningHandle regions -> new QbeastRegionBucketFunction(regions, partitionChannelTypes, bucketCount);
-            case QbeastSharePartitioningHandle shares -> new QbeastShareBucketFunction(partitionChannelTypes, shares.buckets(), bucketCount);
             default -> (_, _) -> 0;
         };
     }

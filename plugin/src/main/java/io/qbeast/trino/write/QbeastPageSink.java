@@ -24,7 +24,6 @@ import io.qbeast.trino.handle.QbeastColumnHandle;
 import io.qbeast.trino.handle.QbeastWritableTableHandle;
 import io.qbeast.trino.parquet.QbeastParquetFileWriter;
 import io.qbeast.trino.parquet.WrittenFile;
-import io.qbeast.trino.routing.QbeastShareBucketFunction;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.writer.ParquetWriterOptions;
@@ -66,7 +65,7 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The clustering writer: one tree per writer and statement (one per statement when the rows come in even shares), written in depth-first order.
+ * The clustering writer: one tree per writer and statement, written in depth-first order.
  *
  * <p>Rows are buffered up to half the memory budget. A full buffer is indexed as one batch and
  * spilled to local disk as a sorted run:
@@ -149,10 +148,6 @@ public class QbeastPageSink
     private final JsonCodec<CommitTaskData> commitTaskCodec;
     private final QbeastWriterStats stats;
     private final Optional<Revision> tableRevision;
-    // a write routed in even shares: the bucket function, and the share buckets this sink was sent
-    private final Optional<QbeastShareBucketFunction> shares;
-    private final int[] indexedChannels;
-    private final BitSet sharesSeen = new BitSet();
 
     private Revision revision;
     private final Map<Long, Revision> revisions = new HashMap<>();
@@ -241,7 +236,7 @@ public class QbeastPageSink
         this.weightInputChannel = inputChannels[weight];
         this.cubeColumn = cube;
 
-        List<Integer> indexedChannelList = new ArrayList<>();
+        List<Integer> indexedChannels = new ArrayList<>();
         List<Type> indexedTypes = new ArrayList<>();
         for (String name : handle.indexedColumns()) {
             Types.NestedField field = schema.findField(name);
@@ -249,15 +244,13 @@ public class QbeastPageSink
             if (channel == null) {
                 throw new TrinoException(QbeastErrorCode.QBEAST_INVALID_METADATA, "Indexed column %s is not written to table %s".formatted(name, handle.schemaTableName()));
             }
-            indexedChannelList.add(channel);
+            indexedChannels.add(channel);
             indexedTypes.add(handle.inputColumns().get(channel).type());
         }
-        this.pointMapper = new PointMapper(handle.indexedColumns(), indexedChannelList, indexedTypes);
-        this.indexedChannels = indexedChannelList.stream().mapToInt(Integer::intValue).toArray();
-        this.shares = handle.shareBuckets() == 0 ? Optional.empty() : Optional.of(new QbeastShareBucketFunction(indexedTypes, handle.shareBuckets(), handle.shareBuckets()));
+        this.pointMapper = new PointMapper(handle.indexedColumns(), indexedChannels, indexedTypes);
         // the leading indexed columns that order a row group (RowOrder), gathered into a page of their own
-        int orderColumns = Math.min(RowOrder.ORDER_DIMENSIONS, indexedChannelList.size());
-        this.orderChannels = indexedChannelList.subList(0, orderColumns).stream().mapToInt(Integer::intValue).toArray();
+        int orderColumns = Math.min(RowOrder.ORDER_DIMENSIONS, indexedChannels.size());
+        this.orderChannels = indexedChannels.subList(0, orderColumns).stream().mapToInt(Integer::intValue).toArray();
         this.orderTypes = ImmutableList.copyOf(indexedTypes.subList(0, orderColumns));
         this.orderPointMapper = new PointMapper(handle.indexedColumns().subList(0, orderColumns), IntStream.range(0, orderColumns).boxed().toList(), orderTypes);
         this.inputTypes = handle.inputColumns().stream().map(QbeastColumnHandle::type).collect(ImmutableList.toImmutableList());
@@ -446,8 +439,7 @@ public class QbeastPageSink
             keepGivenWeights(weights);
         }
 
-        shares.ifPresent(function -> recordShares(function, rows));
-        IndexState state = states.computeIfAbsent(batchRevision.id(), _ -> withShareOfCubeSize(baseIndex.get().state(batchRevision)));
+        IndexState state = states.computeIfAbsent(batchRevision.id(), _ -> baseIndex.get().state(batchRevision));
         CubeAssignment assignment = indexer.assign(state, coordinates, weights, rows, cube -> unwrittenRows.getOrDefault(cube, 0L));
         List<FileFacts> blocks = new ArrayList<>(assignment.cubeCount());
         for (int cube = 0; cube < assignment.cubeCount(); cube++) {
@@ -461,31 +453,6 @@ public class QbeastPageSink
         indexedDataBytes += bufferedDataBytes;
         recordMemory(0);
         return Optional.of(new BufferedRun(buffer, assignment, weights));
-    }
-
-    // a bucket holds an even share of the rows: in a large batch every 16th row finds all of this sink's buckets
-    private void recordShares(QbeastShareBucketFunction function, int rows)
-    {
-        int step = rows >= 16 * 4096 ? 16 : 1;
-        for (Page page : buffer) {
-            Page indexed = page.getColumns(indexedChannels);
-            for (int position = 0; position < indexed.getPositionCount(); position += step) {
-                sharesSeen.set(function.shareBucket(indexed, position));
-            }
-        }
-    }
-
-    /**
-     * The state a write indexes against, with this sink's share of the cube size when the rows are
-     * routed in even shares: the sinks' trees then add up to one tree of the cube size.
-     */
-    private IndexState withShareOfCubeSize(IndexState state)
-    {
-        if (shares.isEmpty() || sharesSeen.isEmpty()) {
-            return state;
-        }
-        long share = Math.max(1, Math.round((double) state.cubeSize() * sharesSeen.cardinality() / handle.shareBuckets()));
-        return IndexState.of(state.revisionId(), state.dimensions(), share, state.files());
     }
 
     // rows whose input has a weight keep it: an updated row stays in the samples it was in
